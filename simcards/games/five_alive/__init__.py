@@ -1,0 +1,21 @@
+"""Five Alive ("21" with the Killer card): seeds 000 and 001, rules in docs/rules/five-alive.md."""
+from simcards.games.five_alive import rules
+from simcards.registry import Decision, GameSpec, register
+
+SPEC = register(GameSpec(
+    name=rules.GAME,
+    title="Five Alive",
+    package=__name__,
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    options=rules.OPTIONS,
+    decisions=(Decision("play", "decide", "which card to play (kind id 0..18)"),),
+    seat_columns=("lives", "dealt_mask"),
+    game_columns=("rounds", "turns", "busts", "unfinished"),
+    encode_params=rules.encode_params,
+    bench_strategy="high_first",
+    summary="keep the running total at 21 or under; lose lives on busts, Killers and when "
+            "someone empties their hand; the last player with lives wins",
+    extra={"check_rules": rules.check_rules, "describe_move": rules.describe_move,
+           "card_names": rules.CARD_NAMES},
+))

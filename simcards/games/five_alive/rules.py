@@ -1,0 +1,89 @@
+"""Five Alive: cards, editions and rule options (docs/rules/five-alive.md explains each).
+
+Card kinds are small integers shared by both engines and every strategy:
+0..7 are the number cards (their kind is their value), 8.. are action cards.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcards.errors import SimcardsError
+from simcards.options import RuleOption
+
+GAME = "five-alive"
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
+
+# ---- card kinds
+DRAW1, DRAW2, PASS, SKIP, REVERSE, SET21, SET10, SET0, REDEAL, KILLER, LIFE = range(8, 19)
+N_KINDS = 19
+N_NUMBERS = 8
+LIMIT = 21
+CARD_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "Draw 1", "Draw 2", "Pass", "Skip",
+              "Reverse", "=21", "=10", "=0", "Redeal", "Killer", "Life")
+#: option suffix per kind: count_0 .. count_7, count_draw1, ...
+CARD_KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "draw1", "draw2", "pass", "skip",
+             "reverse", "set21", "set10", "set0", "redeal", "killer", "life")
+
+#: Card counts per edition (rule file, "Cards"): both decks have 77 cards.
+EDITION_COUNTS = {
+    "standard": (8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2, 3, 1, 1, 0),
+    "russian": (8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 7, 9, 7, 0, 0, 0, 0, 1, 2),
+}
+EDITIONS = tuple(EDITION_COUNTS)
+
+# ---- layout of the int64 parameter row handed to the fast engine
+P_LIVES, P_HAND, P_BLITZ, P_TURN_CAP, P_DECK = range(5)
+P_COUNTS = 5
+N_PARAMS = P_COUNTS + N_KINDS
+
+
+def _count_default(kind: int):
+    def default(resolved: dict) -> int:
+        return EDITION_COUNTS[resolved["edition"]][kind]
+    return default
+
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("edition", str, "standard", "deck and cards: standard (seed 001, Italian) or "
+               "russian (seed 000, with the Life card)", choices=EDITIONS),
+    RuleOption("lives", int, 5, "lives each player starts with", minimum=1, maximum=99),
+    RuleOption("hand_size", int, 10, "cards dealt to each player every round", minimum=1, maximum=40),
+    RuleOption("blitz", bool, False, "blitz: the game ends when the first player reaches 0 lives"),
+    RuleOption("turn_cap", int, 10_000, "a game still running after this many turns is unfinished",
+               minimum=1, maximum=10_000_000),
+) + tuple(
+    RuleOption(f"count_{key}", int, _count_default(kind), f"number of {CARD_NAMES[kind]!r} cards",
+               minimum=0, maximum=60,
+               default_text=" / ".join(f"{EDITION_COUNTS[e][kind]} ({e})" for e in EDITIONS))
+    for kind, key in enumerate(CARD_KEYS)
+)
+
+
+def deck_counts(rules: dict) -> tuple[int, ...]:
+    return tuple(rules[f"count_{key}"] for key in CARD_KEYS)
+
+
+def check_rules(rules: dict) -> None:
+    if sum(deck_counts(rules)) == 0:
+        raise SimcardsError("five-alive needs at least one card: every count_* option is 0")
+
+
+def encode_params(rules: dict, n_players: int) -> np.ndarray:
+    counts = deck_counts(rules)
+    deck = sum(counts)
+    if n_players * rules["hand_size"] > deck:
+        raise SimcardsError(
+            f"hand_size={rules['hand_size']} for {n_players} players needs "
+            f"{n_players * rules['hand_size']} cards but the deck has {deck}")
+    row = np.zeros(N_PARAMS, dtype=np.int64)
+    row[P_LIVES] = rules["lives"]
+    row[P_HAND] = rules["hand_size"]
+    row[P_BLITZ] = int(rules["blitz"])
+    row[P_TURN_CAP] = rules["turn_cap"]
+    row[P_DECK] = deck
+    row[P_COUNTS:] = counts
+    return row
+
+
+def describe_move(kind: int, move: int) -> str:
+    return CARD_NAMES[move] if 0 <= move < N_KINDS else f"card kind {move}"

@@ -1,0 +1,109 @@
+"""Record a fast-engine game and check it against the reference engine, move by move."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from simcards.errors import IllegalMoveError
+from simcards.rng import STREAM_STRATEGY, PyRandom
+from simcards.simulate import Batch, _raise_illegal, prepare
+from simcards.strategy_registry import strategies_for
+
+
+class ReplayMismatch(AssertionError):
+    """The reference engine and the fast engine disagree: a bug in one of them."""
+
+
+@dataclass
+class Record:
+    batch: Batch
+    game_index: int
+    moves: np.ndarray        # (steps, 3): decision kind, seat, move
+    snaps: np.ndarray        # (2 * steps + 1, size): before each move, after it, and at the end
+    seats: np.ndarray        # per-seat results (win, rank, seat columns...)
+    game_row: np.ndarray     # game-level results
+    extra: dict = field(default_factory=dict)
+
+
+def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
+           rules: Mapping[str, Any] | None = None, batch: Batch | None = None) -> Record:
+    """Play one game on the fast engine and keep every decision and state."""
+    batch = batch or prepare(game, strategies, seed, rules)
+    kernel = batch.kernel()
+    status = np.zeros(8, np.int64)
+    steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, status)
+    size = kernel.snapshot_size(batch.n_players, batch.params)
+    moves = np.zeros((steps, 3), np.int64)
+    snaps = np.zeros((2 * steps + 1, size), np.int64)
+    seats = np.zeros((batch.n_players, 2 + len(batch.spec.seat_columns)), np.int64)
+    game_row = np.zeros(len(batch.spec.game_columns), np.int64)
+    status[:] = 0
+    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, seats,
+                       game_row, status)
+    if status[0] != 0:
+        _raise_illegal(batch, status)
+    return Record(batch, game_index, moves, snaps, seats, game_row)
+
+
+def _new_reference(batch: Batch, game_index: int):
+    return batch.spec.reference.Game(batch.n_players, batch.rules, batch.seed, game_index)
+
+
+def _check(label: str, step: int, ref_state: list[int], fast_state: np.ndarray) -> None:
+    ref = np.asarray(ref_state, dtype=np.int64)
+    if ref.shape != fast_state.shape or not np.array_equal(ref, fast_state):
+        diff = np.flatnonzero(ref != fast_state)[:8] if ref.shape == fast_state.shape else "size"
+        raise ReplayMismatch(f"state differs {label} step {step} at positions {diff}: "
+                             f"reference {ref.tolist()} fast {fast_state.tolist()}")
+
+
+def replay(rec: Record):
+    """Replay a record through the reference engine; returns the finished reference game."""
+    ref = _new_reference(rec.batch, rec.game_index)
+    for step, (kind, seat, move) in enumerate(rec.moves.tolist()):
+        decision = ref.next_decision()
+        _check("before", step, ref.snapshot(), rec.snaps[2 * step])
+        if decision != (kind, seat):
+            raise ReplayMismatch(f"step {step}: reference expects {decision}, fast had {(kind, seat)}")
+        ref.apply(kind, move)
+        _check("after", step, ref.snapshot(), rec.snaps[2 * step + 1])
+    if ref.next_decision() is not None:
+        raise ReplayMismatch(f"the reference game goes on after {len(rec.moves)} moves")
+    _check("at the end", len(rec.moves), ref.snapshot(), rec.snaps[-1])
+    seats, game_row = ref.result()
+    if seats != rec.seats.tolist() or game_row != rec.game_row.tolist():
+        raise ReplayMismatch(f"results differ: reference {seats} {game_row}, "
+                             f"fast {rec.seats.tolist()} {rec.game_row.tolist()}")
+    return ref
+
+
+def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: int,
+                   rules: Mapping[str, Any] | None = None, batch: Batch | None = None):
+    """The plain-Python twin of a fast game: the reference engine driven by each
+    strategy's uncompiled function (``py_func``). Returns (game, moves)."""
+    batch = batch or prepare(game, strategies, seed, rules)
+    known = strategies_for(batch.spec)
+    import importlib
+    funcs = {}
+    for name in batch.names:
+        module = importlib.import_module(known[name].module)
+        funcs[name] = {d.name: getattr(getattr(module, d.function), "py_func",
+                                       getattr(module, d.function))
+                       for d in batch.spec.decisions}
+    decisions = [d.name for d in batch.spec.decisions]
+    srng = PyRandom(batch.seed, game_index, STREAM_STRATEGY).as_array()
+    ref = _new_reference(batch, game_index)
+    moves = []
+    while (decision := ref.next_decision()) is not None:
+        kind, seat = decision
+        name = batch.strategies[seat]
+        move = int(funcs[name][decisions[kind]](ref.view(kind), srng))
+        try:
+            ref.apply(kind, move)
+        except ValueError:
+            raise IllegalMoveError(batch.spec.name, name, game_index, batch.seed, seat,
+                                   str(move)) from None
+        moves.append((kind, seat, move))
+    return ref, moves

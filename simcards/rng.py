@@ -1,0 +1,125 @@
+"""The one random number generator of simcards: SplitMix64, per game and stream.
+
+Every game draws from its own generator seeded from (base seed, game index,
+stream) alone, so results do not depend on how a batch is split over chunks,
+threads, processes or machines. Stream 0 deals and shuffles; stream 1 feeds the
+strategies, so that line-ups played on the same seed get the same first deal
+(common random numbers).
+
+The jitted functions keep the state in a ``uint64[1]`` array. ``PyRandom`` is
+the pure-Python twin used by the reference engines; tests check that both give
+the same numbers.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+
+GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_STREAM = 0xD1B54A32D192ED03
+MASK64 = (1 << 64) - 1
+MAX_SEED = (1 << 63) - 1
+
+STREAM_DEAL = 0
+STREAM_STRATEGY = 1
+
+_U_GOLDEN = np.uint64(GOLDEN)
+_U_M1 = np.uint64(_M1)
+_U_M2 = np.uint64(_M2)
+_U_STREAM = np.uint64(_STREAM)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+@njit(**NJIT_OPTIONS)
+def _mix(z):
+    z = (z ^ (z >> _S30)) * _U_M1
+    z = (z ^ (z >> _S27)) * _U_M2
+    return z ^ (z >> _S31)
+
+
+@njit(**NJIT_OPTIONS)
+def seed_game(state, seed, game_index, stream):
+    """Set ``state`` to the start of the generator for (seed, game_index, stream)."""
+    z = _mix(np.uint64(seed) + np.uint64(stream) * _U_STREAM)
+    state[0] = _mix(z + np.uint64(game_index) * _U_GOLDEN)
+
+
+@njit(**NJIT_OPTIONS)
+def next_u64(state):
+    state[0] = state[0] + _U_GOLDEN
+    return _mix(state[0])
+
+
+@njit(**NJIT_OPTIONS)
+def rand_below(state, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32, without bias (Lemire)."""
+    un = np.uint64(n)
+    m = (next_u64(state) >> _S32) * un
+    low = m & _LOW32
+    if low < un:
+        t = (_TWO32 - un) % un
+        while low < t:
+            m = (next_u64(state) >> _S32) * un
+            low = m & _LOW32
+    return np.int64(m >> _S32)
+
+
+@njit(**NJIT_OPTIONS)
+def shuffle(a, n, state):
+    """Fisher-Yates shuffle of a[0:n] in place, from the last position down."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(state, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(1, dtype=np.uint64)
+
+
+# ---------------------------------------------------------------- Python twin
+def _pymix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _M1) & MASK64
+    z = ((z ^ (z >> 27)) * _M2) & MASK64
+    return z ^ (z >> 31)
+
+
+class PyRandom:
+    """Pure-Python twin of the jitted generator: same numbers, same order."""
+
+    def __init__(self, seed: int, game_index: int, stream: int):
+        z = _pymix((seed + stream * _STREAM) & MASK64)
+        self.state = _pymix((z + game_index * GOLDEN) & MASK64)
+
+    def next_u64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return _pymix(self.state)
+
+    def below(self, n: int) -> int:
+        m = (self.next_u64() >> 32) * n
+        low = m & 0xFFFFFFFF
+        if low < n:
+            t = ((1 << 32) - n) % n
+            while low < t:
+                m = (self.next_u64() >> 32) * n
+                low = m & 0xFFFFFFFF
+        return m >> 32
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def as_array(self) -> np.ndarray:
+        """The state as the ``uint64[1]`` a jitted strategy expects (shared, not copied back)."""
+        return np.array([self.state], dtype=np.uint64)

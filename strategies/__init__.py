@@ -1,0 +1,1 @@
+"""Heuristic strategies, one file each: strategies/<game>/<name>.py (see simcards.strategy_registry)."""

@@ -1,0 +1,1 @@
+"""Five Alive strategies: each file defines ``decide(view, rng) -> card kind``."""
