@@ -1,0 +1,205 @@
+"""The ``simcards`` command: thin skins over the library (simcards.simulate, replay, bench)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simcards.errors import IllegalMoveError, SimcardsError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Monte-Carlo strategy simulator for card games.")
+out = Console()
+err = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="Game name, as `simcards games` lists it.")]
+RuleOpt = Annotated[Optional[list[str]], typer.Option(
+    "--rule", "-r", help="Rule option as key=value (repeatable); `simcards rules GAME` lists them.")]
+SeedOpt = Annotated[int, typer.Option(help="Base seed: the same seed gives the same games.")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def command(name: str):
+    """Register a command whose bad input ends in one line on stderr and exit code 2."""
+    def wrap(func):
+        @functools.wraps(func)
+        def run(*args, **kwargs):
+            try:
+                return func(*args, **kwargs)
+            except (SimcardsError, IllegalMoveError) as exc:
+                fail(str(exc))
+        return app.command(name)(run)
+    return wrap
+
+
+def _strategy_list(spec, players: Optional[int], strategies: Optional[str]) -> list[str]:
+    names = [s.strip() for s in strategies.split(",")] if strategies else [spec.bench_strategy]
+    if any(not s for s in names):
+        raise SimcardsError(f"bad strategy list {strategies!r}: expected names separated by commas")
+    if players is None:
+        players = len(names) if len(names) > 1 else max(spec.min_players, min(4, spec.max_players))
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise SimcardsError(f"--players {players} but {len(names)} strategies given "
+                            f"({','.join(names)}): give one strategy, or one per seat")
+    spec.check_players(players)
+    return names
+
+
+@command("games")
+def games_cmd() -> None:
+    """List the games."""
+    from simcards.registry import games
+    table = Table("game", "players", "what it is")
+    for name, spec in games().items():
+        table.add_row(name, f"{spec.min_players}-{spec.max_players}", spec.summary)
+    out.print(table)
+
+
+@command("strategies")
+def strategies_cmd(game: GameArg) -> None:
+    """List a game's strategies with their rationale."""
+    from simcards.registry import get_game
+    from simcards.strategy_registry import strategies_for
+    table = Table("strategy", "rationale", "file")
+    for name, info in strategies_for(get_game(game)).items():
+        table.add_row(name, info.summary, str(info.path.relative_to(info.path.parents[2])))
+    out.print(table)
+
+
+@command("rules")
+def rules_cmd(game: GameArg) -> None:
+    """List a game's rule options with their defaults."""
+    from simcards.registry import get_game
+    spec = get_game(game)
+    table = Table("option", "default", "accepted", "meaning")
+    for opt in spec.options:
+        table.add_row(opt.name, opt.describe_default(), opt.accepted(), opt.help)
+    out.print(table)
+
+
+def summary_table(frame) -> Table:
+    from simcards.stats import summarize
+    table = Table("", "name", "games", "win rate", "95% interval", title=(
+        f"{frame.attrs.get('game')}: {len(frame['game'].unique()):,} games, seed {frame.attrs.get('seed')}"))
+    for row in summarize(frame).itertuples():
+        table.add_row(row.scope, row.name, f"{row.games:,}", f"{row.win_rate:.4f}",
+                      f"{row.ci_low:.4f} - {row.ci_high:.4f}")
+    return table
+
+
+@command("run")
+def run_cmd(
+    game: GameArg,
+    players: Annotated[Optional[int], typer.Option(help="Number of players (default: one per strategy).")] = None,
+    strategies: Annotated[Optional[str], typer.Option(
+        help="Strategies, one per seat separated by commas, or one for every seat.")] = None,
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100_000,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="Write every game's rows to .parquet or .csv.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads (default: all cores).")] = None,
+) -> None:
+    """Simulate games and print win rates with 95% intervals."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from simcards.options import parse_assignments
+    from simcards.registry import get_game
+    from simcards.simulate import prepare, run_records, to_frame
+    spec = get_game(game)
+    names = _strategy_list(spec, players, strategies)
+    if out_path is not None and out_path.suffix not in (".parquet", ".csv"):
+        raise SimcardsError(f"bad output file {str(out_path)!r}: expected a .parquet or .csv name")
+    if games < 1:
+        raise SimcardsError(f"bad number of games {games}: expected a positive integer")
+    if threads is not None and threads < 1:
+        raise SimcardsError(f"bad thread count {threads}: expected a positive integer")
+    batch = prepare(game, names, seed, parse_assignments(rule))
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=err, transient=True, disable=games < 50_000) as bar:
+        task = bar.add_task("compiling", total=games)
+        batch.kernel()
+        bar.update(task, description="playing")
+        seat_out, game_out = run_records(batch, games, threads=threads,
+                                         progress=lambda k: bar.advance(task, k))
+    frame = to_frame(batch, seat_out, game_out)
+    out.print(summary_table(frame))
+    unfinished = int(game_out[:, list(spec.game_columns).index("unfinished")].sum()) \
+        if "unfinished" in spec.game_columns else 0
+    if unfinished:
+        out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
+    if out_path is not None:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        if out_path.suffix == ".parquet":
+            frame.to_parquet(out_path, index=False)
+        else:
+            frame.to_csv(out_path, index=False)
+        out.print(f"wrote {len(frame):,} rows to {out_path}")
+
+
+@command("replay")
+def replay_cmd(
+    game: GameArg,
+    seed: SeedOpt = 0,
+    game_index: Annotated[int, typer.Option("--game", help="Game index within the seed.")] = 0,
+    strategies: Annotated[Optional[str], typer.Option(help="Strategies, one per seat, comma-separated.")] = None,
+    players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
+    rule: RuleOpt = None,
+) -> None:
+    """Play one game on the fast engine, check it move by move against the reference engine, print it."""
+    from simcards.options import parse_assignments
+    from simcards.registry import get_game
+    from simcards.replay import record, replay
+    spec = get_game(game)
+    names = _strategy_list(spec, players, strategies)
+    if game_index < 0:
+        raise SimcardsError(f"bad game index {game_index}: expected 0 or more")
+    rec = record(game, names, seed, game_index, parse_assignments(rule))
+    ref = replay(rec)
+    out.print(f"{spec.title}, seed {seed}, game {game_index}, seats: "
+              + ", ".join(f"{i}={s}" for i, s in enumerate(names)), highlight=False)
+    for line in ref.log:
+        out.print(line, highlight=False)
+    seats, game_row = ref.result()
+    out.print("Result: " + "; ".join(
+        f"seat {p} rank {row[1]}" + (" (winner)" if row[0] else "") for p, row in enumerate(seats)),
+        highlight=False)
+    out.print(", ".join(f"{c} {v}" for c, v in zip(spec.game_columns, game_row)), highlight=False)
+    out.print(f"[green]The reference engine agrees with the fast engine on all "
+              f"{len(rec.moves)} moves.[/]")
+
+
+@command("bench")
+def bench_cmd(
+    game: GameArg,
+    games: Annotated[int, typer.Option(help="Games for the fast engine.")] = 200_000,
+    reference_games: Annotated[int, typer.Option(help="Games for the reference engine.")] = 200,
+    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    strategy: Annotated[Optional[str], typer.Option(help="Strategy for every seat (default: the game's).")] = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """Games per second and ns per turn: fast engine on one core and all cores, reference engine."""
+    from simcards.bench import bench
+    from simcards.registry import get_game
+    spec = get_game(game)
+    result = bench(game, games=games, reference_games=reference_games, players=players,
+                   strategy=strategy or spec.bench_strategy, seed=seed)
+    table = Table("engine", "games", "seconds", "games/s", f"ns per {result['unit']}", "speed-up")
+    for row in result["rows"]:
+        table.add_row(row["engine"], f"{row['games']:,}", f"{row['seconds']:.3f}", f"{row['games_per_s']:,.0f}",
+                      f"{row['ns_per_step']:,.1f}", f"{row['speedup']:,.0f}x")
+    out.print(table)
+    out.print(f"mean {result['unit']}s per game: {result['steps_per_game']:.1f}; "
+              f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
+              f"first compile or load in this process: {result['load_s']:.2f} s")
+
+
