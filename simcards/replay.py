@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -59,15 +59,21 @@ def _check(label: str, step: int, ref_state: list[int], fast_state: np.ndarray) 
                              f"reference {ref.tolist()} fast {fast_state.tolist()}")
 
 
-def replay(rec: Record):
-    """Replay a record through the reference engine; returns the finished reference game."""
+def replay(rec: Record, check: Callable[[Any], None] | None = None):
+    """Replay a record through the reference engine; returns the finished reference game.
+
+    ``check(game)``, if given, runs after the deal and after every move (invariants in tests)."""
     ref = _new_reference(rec.batch, rec.game_index)
+    if check:
+        check(ref)
     for step, (kind, seat, move) in enumerate(rec.moves.tolist()):
         decision = ref.next_decision()
         _check("before", step, ref.snapshot(), rec.snaps[2 * step])
         if decision != (kind, seat):
             raise ReplayMismatch(f"step {step}: reference expects {decision}, fast had {(kind, seat)}")
         ref.apply(kind, move)
+        if check:
+            check(ref)
         _check("after", step, ref.snapshot(), rec.snaps[2 * step + 1])
     if ref.next_decision() is not None:
         raise ReplayMismatch(f"the reference game goes on after {len(rec.moves)} moves")

@@ -39,8 +39,12 @@ class Batch:
 
 
 def prepare(game: str, strategies: Sequence[str], seed: int = 0,
-            rules: Mapping[str, Any] | None = None) -> Batch:
-    """Validate a run's inputs; every bad value raises a one-line SimcardsError."""
+            rules: Mapping[str, Any] | None = None,
+            kernel_strategies: Sequence[str] | None = None) -> Batch:
+    """Validate a run's inputs; every bad value raises a one-line SimcardsError.
+
+    ``kernel_strategies`` compiles one kernel for a wider set of strategies, so
+    that many line-ups drawn from it share one compile (tournaments, tests)."""
     spec = get_game(game)
     if isinstance(strategies, str):
         strategies = [s.strip() for s in strategies.split(",")]
@@ -51,7 +55,8 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
         raise SimcardsError(f"bad seed {seed!r}: expected an integer 0..{MAX_SEED}")
     resolved = spec.resolve_rules(rules)
     params = spec.encode_params(resolved, len(strategies))
-    names = tuple(sorted(set(strategies)))
+    names = tuple(sorted(set(strategies) | set(kernel_strategies or ())))
+    check_strategies(spec, list(names))
     sids = np.array([names.index(s) for s in strategies], dtype=np.int64)
     return Batch(spec, strategies, resolved, params, names, sids, int(seed))
 

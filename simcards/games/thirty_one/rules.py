@@ -1,0 +1,172 @@
+"""Thirty-One with keys: cards, the hand scorer and the rule options (docs/rules/thirty-one.md).
+
+A card is an id 0..35: ``suit * 9 + rank`` with suits clubs 0, diamonds 1,
+hearts 2, spades 3 and ranks 6, 7, 8, 9, 10, J, Q, K, A as 0..8 (rule file,
+"greedy"). The ace of clubs is card 8.
+
+``score(a, b, c)`` is the one public hand scorer. Both engines use it: the
+reference engine calls it directly; the fast engine reads ``SCORE_TABLE``, which
+holds its answer for every ordered triple of distinct cards.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from simcards.errors import SimcardsError
+from simcards.options import RuleOption
+
+GAME = "thirty-one"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+# ---- cards
+N_CARDS = 36
+N_SUITS, N_RANKS = 4, 9
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(9)
+ACE_OF_CLUBS = CLUBS * N_RANKS + ACE
+HAND = 3                                   # cards in a hand and in the middle
+SUIT_NAMES = ("♣", "♦", "♥", "♠")
+RANK_NAMES = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_POINTS = (6, 7, 8, 9, 10, 10, 10, 10, 11)       # rule 1
+CARD_NAMES = tuple(RANK_NAMES[c % N_RANKS] + SUIT_NAMES[c // N_RANKS] for c in range(N_CARDS))
+
+
+def suit(card: int) -> int:
+    return card // N_RANKS
+
+
+def rank(card: int) -> int:
+    return card % N_RANKS
+
+
+def points(card: int) -> int:
+    return RANK_POINTS[rank(card)]
+
+
+# ---- combinations (a larger code is a better combination: rule 13)
+NONE, C31, C678, C33 = range(4)
+COMBO_NAMES = ("none", "31", "6-7-8", "33")
+LOWEST = 32                                 # rule 5: a 32 is the lowest hand at a showdown
+
+# ---- moves: a swap is give * 64 + take (card ids); then pass, "Кручу", propose; votes 0/1
+SWAP_BASE = 64
+PASS = N_CARDS * SWAP_BASE                  # 2304
+KNOCK = PASS + 1                            # "Кручу"
+PROPOSE = PASS + 2                          # "Выкладываем?"
+REFUSE, ACCEPT = 0, 1
+
+
+def swap_move(give: int, take: int) -> int:
+    return give * SWAP_BASE + take
+
+
+def one_suit(cards) -> bool:
+    """Rules 8-9: all cards of one suit, the ace of clubs counting as any suit."""
+    suits = {suit(c) for c in cards if c != ACE_OF_CLUBS}
+    return len(suits) <= 1
+
+
+def score(a: int, b: int, c: int) -> tuple[int, int]:
+    """The score of three distinct cards and the combination they make (rules 2-4).
+
+    Three aces score 33. Otherwise the score is the largest sum of points of the
+    cards of one suit, the ace of clubs joining whichever suit gives most. The
+    6, 7 and 8 of one suit are "6-7-8" (the ace of clubs never stands in for
+    them); a score of 31 is "31".
+    """
+    cards = (a, b, c)
+    if len({a, b, c}) != 3 or not all(0 <= x < N_CARDS for x in cards):
+        raise ValueError(f"a hand is three distinct cards 0..35, not {cards}")
+    if all(rank(x) == ACE for x in cards):
+        return 33, C33
+    if len({suit(x) for x in cards}) == 1 and sorted(rank(x) for x in cards) == [SIX, SEVEN, EIGHT]:
+        return sum(points(x) for x in cards), C678
+    best = max(sum(points(x) for x in cards if suit(x) == s or x == ACE_OF_CLUBS)
+               for s in range(N_SUITS))
+    return best, (C31 if best == 31 else NONE)
+
+
+def showdown_value(points_: int) -> int:
+    """Rules 5, 14, 17: order of hands for "lowest"; a 32 is below everything."""
+    return -1 if points_ == LOWEST else points_
+
+
+def _score_table() -> np.ndarray:
+    """score + 64 * combination for every ordered triple: index (a * 36 + b) * 36 + c."""
+    table = np.zeros(N_CARDS ** 3, np.uint8)
+    for hand in combinations(range(N_CARDS), 3):
+        s, combo = score(*hand)
+        a, b, c = hand
+        for x, y, z in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
+            table[(x * N_CARDS + y) * N_CARDS + z] = s + 64 * combo
+    return table
+
+
+#: Read by the fast engine and strategies (``fast.hand_code``); 0 marks a triple with a repeated card.
+SCORE_TABLE = _score_table()
+
+
+def score_distribution() -> dict[int, int]:
+    """How many of the 7,140 three-card hands have each score (the scorer's own count)."""
+    out: dict[int, int] = {}
+    for hand in combinations(range(N_CARDS), 3):
+        s, _ = score(*hand)
+        out[s] = out.get(s, 0) + 1
+    return dict(sorted(out.items()))
+
+
+# ---- rule options and the int64 parameter row handed to the fast engine
+P_KEYS, P_BANK, P_AS_IT_LIES, P_TURN_CAP, P_ROUND_CAP = range(5)
+N_PARAMS = 5
+REBUILDS = ("shuffled", "as_it_lies")
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("keys", int, 3, "keys each player starts with (rule 6)", minimum=1, maximum=50),
+    RuleOption("key_cards", int, 18, "key cards in the box; the bank holds those not dealt (rule 6)",
+               minimum=2, maximum=1000),
+    RuleOption("rebuild", str, "shuffled", "how the discard pile becomes the stock (rule 10): "
+               "shuffled, or as_it_lies (the seed's literal text)", choices=REBUILDS),
+    RuleOption("turn_cap", int, 120, "a round still going after this many turns ends in a "
+               "showdown (rule 12)", minimum=1, maximum=1_000_000),
+    RuleOption("round_cap", int, 500, "a game still running after this many rounds is "
+               "unfinished (rule 19)", minimum=1, maximum=1_000_000),
+)
+
+
+def check_rules(rules: dict) -> None:
+    if rules["key_cards"] < 2 * rules["keys"]:
+        raise SimcardsError(f"key_cards={rules['key_cards']} cannot give keys={rules['keys']} "
+                            f"to 2 players: accepted is key_cards >= 2 * keys")
+
+
+def encode_params(rules: dict, n_players: int) -> np.ndarray:
+    bank = rules["key_cards"] - n_players * rules["keys"]
+    if bank < 0:
+        raise SimcardsError(
+            f"key_cards={rules['key_cards']} cannot give keys={rules['keys']} to {n_players} "
+            f"players: accepted is key_cards >= {n_players * rules['keys']}")
+    row = np.zeros(N_PARAMS, dtype=np.int64)
+    row[P_KEYS] = rules["keys"]
+    row[P_BANK] = bank
+    row[P_AS_IT_LIES] = int(rules["rebuild"] == "as_it_lies")
+    row[P_TURN_CAP] = rules["turn_cap"]
+    row[P_ROUND_CAP] = rules["round_cap"]
+    return row
+
+
+def describe_move(kind: int, move: int) -> str:
+    """A move in words (kind 0: a turn, kind 1: a vote on a proposal)."""
+    if kind == 1:
+        return {ACCEPT: "accept", REFUSE: "refuse"}.get(move, f"vote {move}")
+    if move == PASS:
+        return "pass (Не меняю)"
+    if move == KNOCK:
+        return "swap all three (Кручу)"
+    if move == PROPOSE:
+        return "propose a showdown (Выкладываем?)"
+    give, take = divmod(move, SWAP_BASE)
+    if 0 <= move < PASS and take < N_CARDS:
+        return f"give {CARD_NAMES[give]}, take {CARD_NAMES[take]}"
+    return f"move code {move}"

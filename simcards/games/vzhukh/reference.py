@@ -1,0 +1,344 @@
+"""Vzhukh, the reference engine: plain Python written to be read beside the rules.
+
+Every rule lives here once, in the order of docs/rules/vzhukh.md (rule numbers
+are those of the binding rule file). The fast engine (fast.py) must reach the
+same state after every move; the tests replay its recorded games through this
+class. Both engines draw random numbers only to shuffle, once per round, after
+laying the cards out in the same canonical order: kinds ascending.
+
+Cards are kind ids (rules.CARD_NAMES; a number card's value is its kind + 1);
+a hand and the discard pile are lists of counts per kind; the stock is a list
+with the bottom card first and the top card last. The stack in play always
+holds cards of one rank, so it is a kind and a count.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcards.games.vzhukh.fast import View
+from simcards.games.vzhukh.rules import (
+    ATTACK, BEAT, CARD_NAMES, JOKER, KRABLE, N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH,
+    deck_counts, describe_move, encode_move)
+from simcards.rng import STREAM_DEAL, PyRandom
+
+# the two decisions (GameSpec.decisions order)
+ATTACK_DECISION, DEFEND_DECISION = 0, 1
+JOKERS = (VOILA, KRABLE, VZHUKH)
+
+
+class IllegalMove(ValueError):
+    pass
+
+
+def value(kind: int) -> int:
+    """Points of a number card: kinds 0..9 are the cards 1..10."""
+    return kind + 1
+
+
+class Game:
+    """One game of Vzhukh (three rounds) from its first deal to its end."""
+
+    def __init__(self, n_players: int, rules: dict, seed: int, game_index: int):
+        self.n = n_players
+        self.rules = rules
+        self.counts = deck_counts(rules)
+        self.hand_size = rules["hand_size"]
+        self.rng = PyRandom(seed, game_index, STREAM_DEAL)
+        self.hands = [[0] * N_KINDS for _ in range(n_players)]
+        self.stock: list[int] = []
+        self.discard = [0] * N_KINDS          # the discard pile: only its counts ever matter
+        self.stack_kind, self.stack_count = -1, 0
+        self.current = 0                      # the seat that acts next
+        self.phase = ATTACK_DECISION          # ... and whether it attacks or defends
+        self.direction = 1
+        self.round = 0                        # rounds finished so far; the one in play
+        self.penalty = [0] * n_players
+        self.round_penalty = [[0] * ROUNDS for _ in range(n_players)]
+        self.takes_by = [0] * n_players
+        self.jokers_left = [0] * n_players
+        self.actions = self.passes = self.takes = 0
+        self.round_steps = 0                  # actions and passes in the round in play (rule 14)
+        self.passes_in_row = 0
+        self.over = self.unfinished = False
+        self.log: list[str] = []
+        self.start_round()
+        self.dealt = [sum(1 << k for k in range(N_KINDS) if hand[k]) for hand in self.hands]
+
+    # ------------------------------------------------------------ seats and cards
+    def next_player(self, p: int) -> int:
+        """The next player in the current direction (rule 2: clockwise = increasing seat)."""
+        return (p + self.direction) % self.n
+
+    def hand_size_of(self, p: int) -> int:
+        return sum(self.hands[p])
+
+    def jokers_held(self, p: int) -> int:
+        return sum(self.hands[p][j] for j in JOKERS)
+
+    def has_number_card(self, p: int) -> bool:
+        return any(self.hands[p][k] for k in range(N_NUMBERS))
+
+    def stack_sum(self) -> int:
+        return value(self.stack_kind) * self.stack_count if self.stack_count else 0
+
+    def add_penalty(self, p: int, points: int) -> None:
+        self.penalty[p] += points
+        self.round_penalty[p][self.round] += points
+
+    def put_stack_on_discard(self) -> None:
+        if self.stack_count:
+            self.discard[self.stack_kind] += self.stack_count
+        self.stack_kind, self.stack_count = -1, 0
+
+    # ------------------------------------------------------------ rule 2: a round's deal
+    def start_round(self) -> None:
+        """Rule 2: gather every card (kinds ascending), shuffle, deal hand_size cards one at a
+        time starting with the round's first attacker, seat round mod n, clockwise."""
+        deck = [kind for kind in range(N_KINDS) for _ in range(self.counts[kind])]
+        self.rng.shuffle(deck)
+        self.stock = deck
+        self.discard = [0] * N_KINDS
+        self.hands = [[0] * N_KINDS for _ in range(self.n)]
+        self.stack_kind, self.stack_count = -1, 0
+        first = self.round % self.n
+        for _ in range(self.hand_size):
+            for i in range(self.n):
+                self.hands[(first + i) % self.n][self.stock.pop()] += 1
+        self.direction = 1
+        self.current, self.phase = first, ATTACK_DECISION
+        self.round_steps = self.passes_in_row = 0
+        self.log.append(f"Round {self.round + 1}: seat {first} attacks first; "
+                        f"{len(self.stock)} cards in the stock.")
+
+    # ------------------------------------------------------------ rules 11-12: draw, round end
+    def draw_up(self, p: int) -> None:
+        """Rule 11: the player who acted draws from the top of the stock back up to hand_size."""
+        drawn = 0
+        while self.hand_size_of(p) < self.hand_size and self.stock:
+            self.hands[p][self.stock.pop()] += 1
+            drawn += 1
+        if drawn:
+            self.log.append(f"  Seat {p} draws {drawn}; {len(self.stock)} left in the stock.")
+
+    def finish_action(self, p: int) -> None:
+        """Rules 11-12: every action counts, the actor draws, an empty stock ends the round."""
+        self.actions += 1
+        self.round_steps += 1
+        self.draw_up(p)
+        if not self.stock:
+            self.end_round("the stock is empty")
+
+    def end_round(self, why: str) -> None:
+        """Rule 12: a stack in play is discarded without penalty; each joker left in a hand
+        costs joker_penalty. Rule 13: after the third round the game is over."""
+        self.log.append(f"  The round ends: {why}.")
+        if self.stack_count:
+            self.log.append(f"  The stack ({self.stack_count} x {CARD_NAMES[self.stack_kind]}) "
+                            f"is discarded without penalty.")
+        self.put_stack_on_discard()
+        for p in range(self.n):
+            jokers = self.jokers_held(p)
+            if jokers:
+                self.jokers_left[p] += jokers
+                self.add_penalty(p, jokers * self.rules["joker_penalty"])
+                self.log.append(f"  Seat {p} holds {jokers} joker(s): "
+                                f"+{jokers * self.rules['joker_penalty']} points.")
+        self.log.append("  Penalty so far: " + ", ".join(
+            f"seat {p} {self.penalty[p]}" for p in range(self.n)))
+        self.round += 1
+        if self.round == ROUNDS:
+            self.over = True
+            self.log.append("The game is over.")
+        else:
+            self.start_round()
+
+    # ------------------------------------------------------------ forced steps
+    def next_decision(self) -> tuple[int, int] | None:
+        """Play the forced steps (passes, rule 3; taking the stack, rule 10) and the cap
+        (rule 14); then (decision, seat), or None when the game is over."""
+        while True:
+            if self.over:
+                return None
+            if self.round_steps >= self.rules["action_cap"]:            # rule 14
+                self.over = self.unfinished = True
+                self.log.append(f"Stopped after {self.round_steps} actions in round "
+                                f"{self.round + 1}: unfinished.")
+                return None
+            p = self.current
+            if self.phase == ATTACK_DECISION:
+                if self.has_number_card(p):
+                    return ATTACK_DECISION, p
+                self.pass_attack(p)
+            else:
+                if self.legal_defences():
+                    return DEFEND_DECISION, p
+                self.take_stack(p)
+
+    def pass_attack(self, p: int) -> None:
+        """Rule 3: an attacker with no number card passes the attack on (no action, no draw);
+        when every player in turn has passed, the round ends (rule 12)."""
+        self.passes += 1
+        self.round_steps += 1                                            # rule 14 counts passes
+        self.passes_in_row += 1
+        self.log.append(f"Seat {p} holds no number card and passes the attack.")
+        if self.passes_in_row >= self.n:
+            self.end_round("every player in turn passed")
+            return
+        self.current = self.next_player(p)
+
+    def take_stack(self, p: int) -> None:
+        """Rule 10: the stack's sum becomes the defender's penalty; its cards are discarded;
+        the next player after the taker attacks."""
+        points = self.stack_sum()
+        self.log.append(f"Seat {p} cannot defend and takes {self.stack_count} x "
+                        f"{CARD_NAMES[self.stack_kind]}: +{points} points.")
+        self.add_penalty(p, points)
+        self.put_stack_on_discard()
+        self.takes += 1
+        self.takes_by[p] += 1
+        self.current, self.phase = self.next_player(p), ATTACK_DECISION
+        self.finish_action(p)
+
+    # ------------------------------------------------------------ legal moves
+    def legal_attacks(self) -> list[int]:
+        """Rule 3: one or more number cards of one rank."""
+        hand = self.hands[self.current]
+        return [encode_move(ATTACK, k, c) for k in range(N_NUMBERS) for c in range(1, hand[k] + 1)]
+
+    def legal_defences(self) -> list[int]:
+        """Rules 4-8, in the canonical order the `random` strategy uses: transfers by count,
+        beats by (rank, count), then each joker kind held."""
+        hand = self.hands[self.current]
+        moves = [encode_move(TRANSFER, self.stack_kind, c)
+                 for c in range(1, hand[self.stack_kind] + 1)]                       # rule 4
+        moves += [encode_move(BEAT, k, c) for k in range(N_NUMBERS)
+                  for c in range(1, hand[k] + 1) if value(k) * c > self.stack_sum()]  # rule 5
+        moves += [encode_move(JOKER, j, 1) for j in JOKERS if hand[j]]               # rules 6-8
+        return moves
+
+    # ------------------------------------------------------------ what a strategy sees
+    def view(self, kind: int = ATTACK_DECISION) -> View:
+        p = self.current
+        return View(p, np.array(self.hands[p], np.int64), self.stack_kind, self.stack_count,
+                    np.array(self.discard, np.int64),
+                    np.array([self.hand_size_of(q) for q in range(self.n)], np.int64),
+                    np.array(self.penalty, np.int64), len(self.stock), self.direction,
+                    self.round, self.n)
+
+    # ------------------------------------------------------------ moves
+    def apply(self, kind: int, move: int) -> None:
+        p = self.current
+        legal = self.legal_attacks() if kind == ATTACK_DECISION else self.legal_defences()
+        if kind != self.phase or move not in legal:
+            raise IllegalMove(f"seat {p} may not {describe_move(kind, move)} "
+                              f"({'attack' if self.phase == ATTACK_DECISION else 'defence'} expected)")
+        action, card, count = move >> 9, (move >> 5) & 15, move & 31
+        if action == ATTACK:
+            self.attack(p, card, count)
+        elif action == TRANSFER:
+            self.transfer(p, count)
+        elif action == BEAT:
+            self.beat(p, card, count)
+        elif card == VOILA:
+            self.voila(p)
+        elif card == KRABLE:
+            self.krable_bums(p)
+        else:
+            self.vzhukh(p)
+
+    def attack(self, p: int, card: int, count: int) -> None:
+        """Rule 3: the cards form the stack on the next player, who defends."""
+        self.hands[p][card] -= count
+        self.stack_kind, self.stack_count = card, count
+        self.passes_in_row = 0
+        self.current, self.phase = self.next_player(p), DEFEND_DECISION
+        self.log.append(f"Seat {p} attacks seat {self.current} with {count} x {CARD_NAMES[card]}.")
+        self.finish_action(p)
+
+    def transfer(self, p: int, count: int) -> None:
+        """Rule 4: add cards of the stack's rank; the whole stack goes on to the next player."""
+        self.hands[p][self.stack_kind] -= count
+        self.stack_count += count
+        self.current = self.next_player(p)
+        self.log.append(f"Seat {p} transfers with {count} x {CARD_NAMES[self.stack_kind]}: "
+                        f"seat {self.current} faces {self.stack_count} (sum {self.stack_sum()}).")
+        self.finish_action(p)
+
+    def beat(self, p: int, card: int, count: int) -> None:
+        """Rule 5: cards of one rank worth more than the stack; all go to the discard pile and
+        the defender attacks next."""
+        self.log.append(f"Seat {p} beats {self.stack_count} x {CARD_NAMES[self.stack_kind]} "
+                        f"(sum {self.stack_sum()}) with {count} x {CARD_NAMES[card]}.")
+        self.hands[p][card] -= count
+        self.discard[card] += count
+        self.put_stack_on_discard()
+        self.phase = ATTACK_DECISION
+        self.finish_action(p)
+
+    def play_joker(self, p: int, joker: int) -> None:
+        """Rule 9: a played joker goes to the discard pile."""
+        self.hands[p][joker] -= 1
+        self.discard[joker] += 1
+
+    def voila(self, p: int) -> None:
+        """Rule 6: the stack goes back to the player who put it on p (the previous player in
+        the current direction), and the direction reverses for everyone."""
+        self.play_joker(p, VOILA)
+        self.direction = -self.direction
+        self.current = self.next_player(p)
+        self.log.append(f"Seat {p} plays Voila: the direction reverses and seat {self.current} "
+                        f"faces the stack again.")
+        self.finish_action(p)
+
+    def krable_bums(self, p: int) -> None:
+        """Rule 7: of k cards, k // 2 become p's penalty (and go to the discard pile); the
+        other cards go on to the next player."""
+        self.play_joker(p, KRABLE)
+        half = self.stack_count // 2
+        points = half * value(self.stack_kind)
+        self.add_penalty(p, points)
+        self.discard[self.stack_kind] += half
+        self.stack_count -= half
+        self.current = self.next_player(p)
+        self.log.append(f"Seat {p} plays Krable-Bums: keeps {half} card(s) as +{points} points; "
+                        f"{self.stack_count} go on to seat {self.current}.")
+        self.finish_action(p)
+
+    def vzhukh(self, p: int) -> None:
+        """Rule 8: a card of the stack's rank from the discard pile joins the stack, if there
+        is one; either way the stack goes on to the next player."""
+        self.play_joker(p, VZHUKH)
+        found = self.discard[self.stack_kind] > 0
+        if found:
+            self.discard[self.stack_kind] -= 1
+            self.stack_count += 1
+        self.current = self.next_player(p)
+        self.log.append(f"Seat {p} plays Vzhukh" + (f", adds a {CARD_NAMES[self.stack_kind]} from "
+                        "the discard pile" if found else " (no card of the rank to add)")
+                        + f": seat {self.current} faces {self.stack_count}.")
+        self.finish_action(p)
+
+    # ------------------------------------------------------------ outcome
+    def result(self) -> tuple[list[list[int]], list[int]]:
+        """Rule 13: the lowest total penalty wins; a tie is a shared win; an unfinished game has
+        no winner (ranks by penalty so far).
+        Per seat: (win, rank, penalty, penalty per round x3, takes, jokers left, dealt mask);
+        per game: (rounds, actions, passes, takes, jokers left, unfinished)."""
+        seats = []
+        for p in range(self.n):
+            better = sum(1 for q in range(self.n) if self.penalty[q] < self.penalty[p])
+            win = int(better == 0 and not self.unfinished)
+            seats.append([win, better + 1, self.penalty[p], *self.round_penalty[p],
+                          self.takes_by[p], self.jokers_left[p], self.dealt[p]])
+        return seats, [self.round, self.actions, self.passes, self.takes, sum(self.jokers_left),
+                       int(self.unfinished)]
+
+    def snapshot(self) -> list[int]:
+        """The state in the layout of fast.snapshot."""
+        deck = sum(self.counts)
+        head = [self.current, self.phase, self.direction, self.stack_kind, self.stack_count,
+                self.round, self.actions, self.passes, self.takes, self.round_steps,
+                self.passes_in_row, int(self.over), int(self.unfinished), len(self.stock)]
+        rows = (self.penalty + [x for row in self.round_penalty for x in row] + self.takes_by
+                + self.jokers_left + [c for hand in self.hands for c in hand] + self.discard)
+        return head + rows + self.stock + [-1] * (deck - len(self.stock))

@@ -1,0 +1,128 @@
+"""Vzhukh ("Вжух!"): cards, moves and rule options (docs/rules/vzhukh.md explains each).
+
+Card kinds are small integers shared by both engines and every strategy:
+0..9 are the number cards 1..10 (a number card's value is its kind + 1),
+10, 11, 12 are the jokers Voila, Krable-Bums and Vzhukh.
+
+A move is one int64 for both decisions: ``(action << 9) | (kind << 5) | count``
+with action ATTACK, TRANSFER, BEAT or JOKER (``encode_move`` / ``move_*``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.errors import SimcardsError
+from simcards.options import RuleOption
+
+GAME = "vzhukh"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+ROUNDS = 3                     # rule 2: a game is three rounds
+
+# ---- card kinds
+N_NUMBERS = 10                 # kinds 0..9: the number cards 1..10
+VOILA, KRABLE, VZHUKH = 10, 11, 12
+N_KINDS = 13
+CARD_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Voila", "Krable-Bums", "Vzhukh")
+#: option suffix per kind: count_1 .. count_10, count_voila, count_krable_bums, count_vzhukh
+CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "voila", "krable_bums", "vzhukh")
+DEFAULT_COUNTS = (8,) * N_NUMBERS + (4, 4, 4)   # rule 1: 92 cards
+
+# ---- moves
+ATTACK, TRANSFER, BEAT, JOKER = 0, 1, 2, 3
+ACTION_NAMES = ("attack", "transfer", "beat", "joker")
+MAX_COUNT = 31                 # a count fits in 5 bits; hand_size is at most 20
+
+# ---- layout of the int64 parameter row handed to the fast engine
+P_HAND, P_JOKER_PENALTY, P_ACTION_CAP, P_DECK = range(4)
+P_COUNTS = 4
+N_PARAMS = P_COUNTS + N_KINDS
+
+
+@njit(**NJIT_OPTIONS)
+def value(kind):
+    """Points of a number card kind (1..10)."""
+    return kind + 1
+
+
+@njit(**NJIT_OPTIONS)
+def encode_move(action, kind, count):
+    return (action << 9) | (kind << 5) | count
+
+
+@njit(**NJIT_OPTIONS)
+def move_action(move):
+    return move >> 9
+
+
+@njit(**NJIT_OPTIONS)
+def move_kind(move):
+    return (move >> 5) & 15
+
+
+@njit(**NJIT_OPTIONS)
+def move_count(move):
+    return move & 31
+
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("hand_size", int, 5, "cards dealt to each player, and what a player draws back up to "
+               "after every action", minimum=1, maximum=20),
+    RuleOption("joker_penalty", int, 60, "penalty points for each joker left in a hand when a round ends",
+               minimum=0, maximum=10_000),
+    RuleOption("action_cap", int, 10_000, "a round still running after this many actions (passes "
+               "counted) stops the game, recorded as unfinished", minimum=1, maximum=10_000_000),
+) + tuple(
+    RuleOption(f"count_{key}", int, DEFAULT_COUNTS[kind], f"number of {CARD_NAMES[kind]!r} cards",
+               minimum=0, maximum=60)
+    for kind, key in enumerate(CARD_KEYS)
+)
+
+
+def deck_counts(rules: dict) -> tuple[int, ...]:
+    return tuple(rules[f"count_{key}"] for key in CARD_KEYS)
+
+
+def check_rules(rules: dict) -> None:
+    if sum(deck_counts(rules)[:N_NUMBERS]) == 0:
+        raise SimcardsError("vzhukh needs number cards to attack with: every option "
+                            "count_1 .. count_10 is 0")
+
+
+def encode_params(rules: dict, n_players: int) -> np.ndarray:
+    counts = deck_counts(rules)
+    deck = sum(counts)
+    if n_players * rules["hand_size"] > deck:
+        raise SimcardsError(
+            f"hand_size={rules['hand_size']} for {n_players} players needs "
+            f"{n_players * rules['hand_size']} cards but the deck has {deck}")
+    row = np.zeros(N_PARAMS, dtype=np.int64)
+    row[P_HAND] = rules["hand_size"]
+    row[P_JOKER_PENALTY] = rules["joker_penalty"]
+    row[P_ACTION_CAP] = rules["action_cap"]
+    row[P_DECK] = deck
+    row[P_COUNTS:] = counts
+    return row
+
+
+def cards_text(kind: int, count: int) -> str:
+    if 0 <= kind < N_KINDS:
+        return f"{count} x {CARD_NAMES[kind]}"
+    return f"{count} x kind {kind}"
+
+
+def describe_move(decision: int, move: int) -> str:
+    """A move in words, for error messages and logs (decision 0 attack, 1 defend)."""
+    if move < 0:
+        return f"no move ({move})"
+    action, kind, count = move >> 9, (move >> 5) & 15, move & 31
+    if action == ATTACK:
+        return f"attack with {cards_text(kind, count)}"
+    if action == TRANSFER:
+        return f"transfer with {cards_text(kind, count)}"
+    if action == BEAT:
+        return f"beat with {cards_text(kind, count)}"
+    if action == JOKER:
+        return f"play {CARD_NAMES[kind] if 0 <= kind < N_KINDS else f'kind {kind}'}"
+    return f"unknown action {action}"

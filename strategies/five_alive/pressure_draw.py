@@ -1,0 +1,32 @@
+"""Attack the leader: when an opponent is close to emptying their hand, make everyone draw or take lives.
+
+A player with one or two cards left is about to win the round and cost
+everyone else a life. Draw 2 / Draw 1 refill that hand; Life and Killer take
+lives directly. Otherwise play like high_first and keep those cards for the
+moment they matter.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.five_alive.rules import DRAW1, DRAW2, KILLER, LIFE
+from strategies.five_alive._kit import first_held, highest_number
+from strategies.five_alive.high_first import ACTION_ORDER
+
+ATTACKS = (DRAW2, DRAW1, LIFE, KILLER)
+DANGER = 2  # an opponent with this many cards or fewer is about to go out
+
+
+@njit(**NJIT_OPTIONS)
+def decide(view, rng):
+    threat = False
+    for q in range(view.n_players):
+        if q != view.seat and view.lives[q] > 0 and view.hand_sizes[q] <= DANGER:
+            threat = True
+    if threat:
+        a = first_held(view, ATTACKS)
+        if a >= 0:
+            return a
+    k = highest_number(view)
+    if k >= 0:
+        return k
+    return first_held(view, ACTION_ORDER)

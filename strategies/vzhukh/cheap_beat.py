@@ -1,0 +1,30 @@
+"""Beat with the fewest points that suffice: the beater attacks next, and jokers are saved for the end of the stock.
+
+Beating ends the stack's journey for good (no penalty can come back round)
+and gives the attack; a transfer is the fall-back. Jokers are held while the
+stock is large, as insurance, and played first once the stock is short
+(fewer cards than two per player), since each left in hand costs 60.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from strategies.vzhukh._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
+
+
+@njit(**NJIT_OPTIONS)
+def attack(view, rng):
+    return attack_lowest(view)
+
+
+@njit(**NJIT_OPTIONS)
+def defend(view, rng):
+    if view.stock_size < 2 * view.n_players:
+        j = best_joker(view)
+        if j >= 0:
+            return j
+    b = cheapest_beat(view)
+    if b >= 0:
+        return b
+    if can_transfer(view):
+        return transfer(view, 1)
+    return best_joker(view)
