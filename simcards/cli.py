@@ -203,3 +203,8 @@ def bench_cmd(
               f"first compile or load in this process: {result['load_s']:.2f} s")
 
 
+
+
+from simcards.report.cli import register as _register_report  # noqa: E402  (report commands)
+
+_register_report(command)

@@ -63,11 +63,14 @@ def _play(st, grng, srng, sids, status, g, moves, snaps, record):
 @njit(**NJIT_OPTIONS)
 def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
     """Games start..start+count-1; returns how many finished (fewer after an illegal move)."""
-    st = E.new_state(sids.shape[0], params)
-    grng = np.zeros(1, np.uint64)
-    srng = np.zeros(1, np.uint64)
+    owner = E.new_state(sids.shape[0], params)
+    rngs = np.zeros(2, np.uint64)
+    st = borrow(owner)              # borrowed views: no atomic refcounts per call
+    grng = borrow(rngs[0:1])
+    srng = borrow(rngs[1:2])
     moves = np.zeros((0, 3), np.int64)
     snaps = np.zeros((0, 0), np.int64)
+    done = count
     for i in range(count):
         g = start + i
         seed_game(grng, seed, g, STREAM_DEAL)
@@ -75,9 +78,12 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
         E.start_game(st, grng)
         _play(st, grng, srng, sids, status, g, moves, snaps, False)
         if status[0] != 0:
-            return i
+            done = i
+            break
         E.write_result(st, seat_out[i], game_out[i])
-    return count
+    keep_alive(owner)
+    keep_alive(rngs)
+    return done
 
 
 @njit(**NJIT_OPTIONS)
@@ -121,6 +127,7 @@ def _source(spec: GameSpec, names: tuple[str, ...], key: str) -> str:
         "from numba import njit",
         "from simcards.config import NJIT_OPTIONS",
         "from simcards.rng import seed_game, STREAM_DEAL, STREAM_STRATEGY",
+        "from simcards.borrow import borrow, keep_alive",
         f"import {spec.package}.fast as E",
     ]
     for i, name in enumerate(names):
@@ -149,7 +156,7 @@ def _dependencies(spec: GameSpec, names: tuple[str, ...]) -> list[Path]:
     core = Path(simcards.__file__).parent
     game_dir = Path(importlib.import_module(spec.package).__file__).parent
     known = check_strategies(spec, list(names))
-    files = [core / "rng.py", core / "config.py", Path(__file__)]
+    files = [core / "rng.py", core / "config.py", core / "borrow.py", Path(__file__)]
     files += sorted(game_dir.glob("*.py"))
     files += helper_files(spec)
     files += [known[n].path for n in names]

@@ -39,6 +39,12 @@ class GameSpec:
     summary: str = ""
     extra: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        names = ("game", "seat", "strategy", "win_share", "rank") + self.seat_columns + self.game_columns
+        repeated = sorted({c for c in names if names.count(c) > 1})
+        if repeated:
+            raise ValueError(f"game {self.name!r} declares result columns twice: {', '.join(repeated)}")
+
     @property
     def module_name(self) -> str:
         return self.package.rsplit(".", 1)[-1]

@@ -7,19 +7,20 @@ only legal card, or once a Killer lies on the pile and no other can come.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import KILLER, LIMIT, N_NUMBERS
-from strategies.five_alive._kit import first_held
+from simcards.games.five_alive.rules import KILLER
+from simcards.games.five_alive.view import held, on_pile
+from strategies.five_alive._kit import first_held, highest_number
 from strategies.five_alive.high_first import ACTION_ORDER
 
 
 @njit(**NJIT_OPTIONS)
 def decide(view, rng):
-    # Killer cards are unique in both editions: once one is on the pile the threat is gone
-    keep = 1 if view.pile_counts[KILLER] == 0 else 0
-    for k in range(min(N_NUMBERS - 1, LIMIT - view.total), 0, -1):
-        if view.hand[k] > 0:
-            return k
-    if view.hand[0] > keep:
+    # both editions print one Killer: once it is on the pile the threat is gone
+    keep = 1 if on_pile(view, KILLER) == 0 else 0
+    k = highest_number(view, 1)
+    if k >= 0:
+        return k
+    if held(view, 0) > keep:
         return 0
     a = first_held(view, ACTION_ORDER)
     if a >= 0:

@@ -9,7 +9,7 @@ from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import DRAW1, DRAW2, KILLER, LIFE
-from strategies.five_alive._kit import first_held, highest_number
+from strategies.five_alive._kit import first_held, highest_number, opponent_near_out
 from strategies.five_alive.high_first import ACTION_ORDER
 
 ATTACKS = (DRAW2, DRAW1, LIFE, KILLER)
@@ -18,11 +18,7 @@ DANGER = 2  # an opponent with this many cards or fewer is about to go out
 
 @njit(**NJIT_OPTIONS)
 def decide(view, rng):
-    threat = False
-    for q in range(view.n_players):
-        if q != view.seat and view.lives[q] > 0 and view.hand_sizes[q] <= DANGER:
-            threat = True
-    if threat:
+    if opponent_near_out(view, DANGER):
         a = first_held(view, ATTACKS)
         if a >= 0:
             return a

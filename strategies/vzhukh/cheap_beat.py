@@ -8,6 +8,7 @@ stock is large, as insurance, and played first once the stock is short
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.vzhukh.view import n_players, stock_size
 from strategies.vzhukh._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
 
 
@@ -18,7 +19,7 @@ def attack(view, rng):
 
 @njit(**NJIT_OPTIONS)
 def defend(view, rng):
-    if view.stock_size < 2 * view.n_players:
+    if stock_size(view) < 2 * n_players(view):
         j = best_joker(view)
         if j >= 0:
             return j

@@ -9,52 +9,54 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.vzhukh.rules import (ATTACK, BEAT, JOKER, N_KINDS, N_NUMBERS, TRANSFER, VOILA,
                                          encode_move)
+from simcards.games.vzhukh.view import held, stack_kind, stack_sum
 from simcards.rng import rand_below
-from strategies.vzhukh._kit import stack_sum
 
 
 @njit(**NJIT_OPTIONS)
 def attack(view, rng):
     legal = 0
     for k in range(N_NUMBERS):
-        legal += view.hand[k]
+        legal += held(view, k)
     r = rand_below(rng, legal)
     for k in range(N_NUMBERS):
-        if r < view.hand[k]:
+        if r < held(view, k):
             return encode_move(ATTACK, k, r + 1)
-        r -= view.hand[k]
+        r -= held(view, k)
     return -1
 
 
-@njit(**NJIT_OPTIONS)
-def _beats(view, k, s):
-    """How many counts of rank k beat a stack worth s: counts c with (k+1)*c > s."""
-    lo = s // (k + 1) + 1
-    h = view.hand[k]
-    return h - lo + 1 if h >= lo else 0
+@njit(inline="always", **NJIT_OPTIONS)
+def _fewest(k, s, h):
+    """The fewest cards of rank k worth more than s points (h + 1 when h cards are too few)."""
+    c = 1
+    while c <= h and (k + 1) * c <= s:
+        c += 1
+    return c
 
 
 @njit(**NJIT_OPTIONS)
 def defend(view, rng):
     s = stack_sum(view)
-    sk = view.stack_kind
-    legal = view.hand[sk]
-    for k in range(N_NUMBERS):
-        legal += _beats(view, k, s)
-    for j in range(VOILA, N_KINDS):
-        if view.hand[j] > 0:
+    sk = stack_kind(view)
+    legal = held(view, sk)                               # transfers: one per count
+    for k in range(N_NUMBERS):                           # beats: counts from the fewest up
+        legal += held(view, k) - _fewest(k, s, held(view, k)) + 1
+    for j in range(VOILA, N_KINDS):                      # one per joker kind held
+        if held(view, j) > 0:
             legal += 1
     r = rand_below(rng, legal)
-    if r < view.hand[sk]:
+    if r < held(view, sk):
         return encode_move(TRANSFER, sk, r + 1)
-    r -= view.hand[sk]
+    r -= held(view, sk)
     for k in range(N_NUMBERS):
-        b = _beats(view, k, s)
+        lo = _fewest(k, s, held(view, k))
+        b = held(view, k) - lo + 1
         if r < b:
-            return encode_move(BEAT, k, s // (k + 1) + 1 + r)
+            return encode_move(BEAT, k, lo + r)
         r -= b
     for j in range(VOILA, N_KINDS):
-        if view.hand[j] > 0:
+        if held(view, j) > 0:
             if r == 0:
                 return encode_move(JOKER, j, 1)
             r -= 1

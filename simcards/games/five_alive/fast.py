@@ -1,71 +1,72 @@
-"""Five Alive, compiled: the whole game as numba functions over a few arrays.
+"""Five Alive, compiled: the whole game as numba functions over one int64 array.
 
 The generated kernel (simcards.kernels) drives a game with ``start_game``,
 ``advance`` (forced play until a strategy must decide), ``view_play``,
 ``is_legal``, ``apply`` and ``write_result``. Random draws happen in exactly the
 order of the reference engine (reference.py), which tests replay against.
 
-The state is one StructRef allocated per batch and reset per game, so the
-game loop allocates nothing.
+Why one flat array: numba reference-counts every array it takes out of a
+struct, tuple or StructRef, with an atomic operation each time; measured on
+this engine, those atomics were 80% of the run time. An array passed as an
+argument is borrowed and costs nothing, so the whole state is one array ``s``
+and every field an index into it (the layout below). The strategy's view is
+the same array with accessor functions (view.py) for what a player may see.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
-from numba import njit, types
-from numba.experimental import structref
+from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import (
-    DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, P_BLITZ, P_COUNTS, P_DECK, P_HAND,
-    P_LIVES, P_TURN_CAP, PASS, REDEAL, REVERSE, SET0, SET10, SET21, SKIP)
+    DRAW1, DRAW2, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS, P_BLITZ, P_COUNTS, P_DECK,
+    P_HAND, P_LIVES, P_TURN_CAP, REDEAL, REVERSE, SET0, SET10, SET21, SKIP)
+from simcards.games.five_alive.view import (
+    ALIVE_N, BUSTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, LIVES, LIVES0, N,
+    OUT_AT, OVER, PILE_COUNTS, PILE_N, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED,
+    BLITZ, COUNTS, View)
 from simcards.rng import shuffle
 
-# ---- decision kinds (GameSpec.decisions order) and result columns
-PLAY = 0
+PLAY = 0   # the one decision kind (GameSpec.decisions order)
 DONE = -1
-SEAT_COLS = 4   # win, rank, lives, dealt_mask
-GAME_COLS = 4   # rounds, turns, busts, unfinished
 
 
-@structref.register
-class StateType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
+@njit(inline="always", **NJIT_OPTIONS)
+def hand(p):
+    """Offset of seat p's hand: s[hand(p) + kind] is how many of that kind it holds."""
+    return HANDS + p * N_KINDS
 
 
-class State(structref.StructRefProxy):
-    """One game's whole state; a StructRef so that calls pass one pointer, not many arrays."""
+@njit(inline="always", **NJIT_OPTIONS)
+def pile_at(s):
+    return STOCK + s[DECK]
 
 
-_FIELDS = (
-    "n", "total", "direction", "cur", "dealer", "turns", "rounds", "busts", "stock_n", "pile_n",
-    "alive_n", "over", "unfinished",                 # scalars
-    "params", "lives", "out_at", "hands", "hand_n",  # arrays: lives[p], hands[p, kind] ...
-    "stock", "pile", "pile_counts", "scratch", "dealt")
-structref.define_proxy(State, StateType, list(_FIELDS))
-
-#: What a strategy sees when it must play a card (rule file, "What a strategy sees").
-#: Arrays are the engine's own: a strategy reads them and must not write them.
-View = namedtuple("View", ["seat", "hand", "total", "direction", "lives", "hand_sizes",
-                           "pile_counts", "stock_size", "n_players"])
+@njit(inline="always", **NJIT_OPTIONS)
+def scratch_at(s):
+    return STOCK + 2 * s[DECK]
 
 
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
+    """One state for a whole batch; ``start_game`` resets it for every game."""
     d = params[P_DECK]
-    z = np.int64(0)
-    return State(n, z, z, z, z, z, z, z, z, z, z, z, z, params,
-                 np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, N_KINDS), np.int64),
-                 np.zeros(n, np.int64), np.zeros(d, np.int64), np.zeros(d, np.int64),
-                 np.zeros(N_KINDS, np.int64), np.zeros(d, np.int64), np.zeros(n, np.int64))
+    s = np.zeros(STOCK + 3 * d, np.int64)
+    s[N] = n
+    s[DECK] = d
+    s[LIVES0] = params[P_LIVES]
+    s[HAND_SIZE] = params[P_HAND]
+    s[BLITZ] = params[P_BLITZ]
+    s[TURN_CAP] = params[P_TURN_CAP]
+    for k in range(N_KINDS):
+        s[COUNTS + k] = params[P_COUNTS + k]
+    return s
 
 
-@njit(**NJIT_OPTIONS)
-def next_alive(st, p, d):
+@njit(inline="always", **NJIT_OPTIONS)
+def next_alive(s, p, d):
     # a compare beats the integer division of `%` on the hottest path
-    n = st.n
+    n = s[N]
     q = p
     while True:
         q += d
@@ -73,344 +74,347 @@ def next_alive(st, p, d):
             q = 0
         elif q < 0:
             q = n - 1
-        if st.lives[q] > 0:
+        if s[LIVES + q] > 0:
             return q
 
 
-@njit(**NJIT_OPTIONS)
-def _push_pile(st, card):
-    st.pile[st.pile_n] = card
-    st.pile_n += 1
-    st.pile_counts[card] += 1
+@njit(inline="always", **NJIT_OPTIONS)
+def _push_pile(s, card):
+    s[pile_at(s) + s[PILE_N]] = card
+    s[PILE_N] += 1
+    s[PILE_COUNTS + card] += 1
 
 
 @njit(**NJIT_OPTIONS)
-def start_game(st, rng):
-    n = st.n
-    st.lives[:] = st.params[P_LIVES]
-    st.out_at[:] = -1
-    st.alive_n = n
-    st.turns = 0
-    st.rounds = 0
-    st.busts = 0
-    st.over = 0
-    st.unfinished = 0
-    st.dealer = n - 1
-    start_round(st, rng)
+def start_game(s, rng):
+    n = s[N]
+    for p in range(n):
+        s[LIVES + p] = s[LIVES0]
+        s[OUT_AT + p] = -1
+    s[ALIVE_N] = n
+    s[TURNS] = 0
+    s[ROUNDS] = 0
+    s[BUSTS] = 0
+    s[OVER] = 0
+    s[UNFINISHED] = 0
+    s[DEALER] = n - 1
+    start_round(s, rng)
     for p in range(n):
         mask = 0
         for k in range(N_KINDS):
-            if st.hands[p, k] > 0:
+            if s[hand(p) + k] > 0:
                 mask |= 1 << k
-        st.dealt[p] = mask
+        s[DEALT + p] = mask
 
 
 @njit(**NJIT_OPTIONS)
-def start_round(st, rng):
+def start_round(s, rng):
     """Gather every card in canonical order (kinds ascending), shuffle, deal one at a time."""
-    pos = 0
+    pos = STOCK
     for k in range(N_KINDS):
-        for _ in range(st.params[P_COUNTS + k]):
-            st.stock[pos] = k
+        for _ in range(s[COUNTS + k]):
+            s[pos] = k
             pos += 1
-    st.hands[:, :] = 0
-    st.hand_n[:] = 0
-    st.pile_counts[:] = 0
-    st.pile_n = 0
-    shuffle(st.stock, pos, rng)
+    s[HANDS:HANDS + MAX_PLAYERS * N_KINDS] = 0
+    s[HAND_N:HAND_N + MAX_PLAYERS] = 0
+    s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
+    s[PILE_N] = 0
+    shuffle(s[STOCK:], s[DECK], rng)
     top = pos
-    dealer = st.dealer
-    for _ in range(st.params[P_HAND]):
+    dealer = s[DEALER]
+    for _ in range(s[HAND_SIZE]):
         p = dealer
-        for _ in range(st.alive_n):
-            p = next_alive(st, p, 1)
+        for _ in range(s[ALIVE_N]):
+            p = next_alive(s, p, 1)
             top -= 1
-            st.hands[p, st.stock[top]] += 1
-            st.hand_n[p] += 1
-    st.stock_n = top
-    st.total = 0
-    st.direction = 1
-    st.cur = next_alive(st, dealer, 1)
-    st.rounds += 1
+            s[hand(p) + s[top]] += 1
+            s[HAND_N + p] += 1
+    s[STOCK_N] = top - STOCK
+    s[TOTAL] = 0
+    s[DIR] = 1
+    s[CUR] = next_alive(s, dealer, 1)
+    s[ROUNDS] += 1
 
 
 @njit(**NJIT_OPTIONS)
-def _refill_stock(st, rng):
+def _refill_stock(s, rng):
     """Rule 8: the pile's top card stays, the rest is shuffled into a new stock."""
-    m = st.pile_n - 1
+    m = s[PILE_N] - 1
     if m <= 0:
         return
+    pile = pile_at(s)
     for i in range(m):
-        st.stock[i] = st.pile[i]
-    top = st.pile[m]
-    st.pile[0] = top
-    st.pile_n = 1
-    st.pile_counts[:] = 0
-    st.pile_counts[top] = 1
-    st.stock_n = m
-    shuffle(st.stock, m, rng)
+        s[STOCK + i] = s[pile + i]
+    top = s[pile + m]
+    s[pile] = top
+    s[PILE_N] = 1
+    s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
+    s[PILE_COUNTS + top] = 1
+    s[STOCK_N] = m
+    shuffle(s[STOCK:], m, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def _draw(st, rng, q):
-    if st.stock_n == 0:
-        _refill_stock(st, rng)
-        if st.stock_n == 0:
+def _draw(s, rng, q):
+    if s[STOCK_N] == 0:
+        _refill_stock(s, rng)
+        if s[STOCK_N] == 0:
             return
-    st.stock_n -= 1
-    st.hands[q, st.stock[st.stock_n]] += 1
-    st.hand_n[q] += 1
+    s[STOCK_N] -= 1
+    s[hand(q) + s[STOCK + s[STOCK_N]]] += 1
+    s[HAND_N + q] += 1
 
 
 @njit(**NJIT_OPTIONS)
-def _eliminate(st, p):
+def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
-    st.out_at[p] = st.turns
-    st.alive_n -= 1
-    c = st.hand_n[p]
+    s[OUT_AT + p] = s[TURNS]
+    s[ALIVE_N] -= 1
+    c = s[HAND_N + p]
     if c > 0:
-        for i in range(st.stock_n - 1, -1, -1):
-            st.stock[i + c] = st.stock[i]
-        pos = 0
+        for i in range(s[STOCK_N] - 1, -1, -1):
+            s[STOCK + i + c] = s[STOCK + i]
+        pos = STOCK
+        h = hand(p)
         for k in range(N_KINDS):
-            for _ in range(st.hands[p, k]):
-                st.stock[pos] = k
+            for _ in range(s[h + k]):
+                s[pos] = k
                 pos += 1
-            st.hands[p, k] = 0
-        st.stock_n += c
-        st.hand_n[p] = 0
+            s[h + k] = 0
+        s[STOCK_N] += c
+        s[HAND_N + p] = 0
 
 
 @njit(**NJIT_OPTIONS)
-def _lose_life(st, p):
-    st.lives[p] -= 1
-    if st.lives[p] == 0:
-        _eliminate(st, p)
+def _lose_life(s, p):
+    s[LIVES + p] -= 1
+    if s[LIVES + p] == 0:
+        _eliminate(s, p)
 
 
-@njit(**NJIT_OPTIONS)
-def _game_over(st):
+@njit(inline="always", **NJIT_OPTIONS)
+def _game_over(s):
     """Rule 10 (one player left) and rule 11 (blitz: anyone at 0 lives)."""
-    if st.alive_n == 1 or (st.params[P_BLITZ] != 0 and st.alive_n < st.n):
-        st.over = 1
+    if s[ALIVE_N] == 1 or (s[BLITZ] != 0 and s[ALIVE_N] < s[N]):
+        s[OVER] = 1
         return True
     return False
 
 
 @njit(**NJIT_OPTIONS)
-def _next_round(st, rng):
-    st.dealer = next_alive(st, st.dealer, 1)
-    start_round(st, rng)
+def _next_round(s, rng):
+    s[DEALER] = next_alive(s, s[DEALER], 1)
+    start_round(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def _others_lose_life(st, p, d):
-    q = next_alive(st, p, d)
+def _others_lose_life(s, p, d):
+    q = next_alive(s, p, d)
     while q != p:
-        _lose_life(st, q)
-        q = next_alive(st, q, d)
+        _lose_life(s, q)
+        q = next_alive(s, q, d)
 
 
 @njit(**NJIT_OPTIONS)
-def _round_won(st, rng, p):
+def _round_won(s, rng, p):
     """Rule 9: the last card's effect is not resolved; every other survivor loses a life."""
-    _others_lose_life(st, p, st.direction)
-    if not _game_over(st):
-        _next_round(st, rng)
+    _others_lose_life(s, p, s[DIR])
+    if not _game_over(s):
+        _next_round(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def _round_emptied(st, rng, p):
+def _round_emptied(s, rng, p):
     """Rule 9a: someone ran out of cards without playing; holders of cards lose a life."""
-    d = st.direction
+    d = s[DIR]
     q = p
-    for _ in range(st.alive_n):
-        q = next_alive(st, q, d)
-        if st.hand_n[q] > 0:
-            _lose_life(st, q)
-    if not _game_over(st):
-        _next_round(st, rng)
+    for _ in range(s[ALIVE_N]):
+        q = next_alive(s, q, d)
+        if s[HAND_N + q] > 0:
+            _lose_life(s, q)
+    if not _game_over(s):
+        _next_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
-def has_legal(st, p):
-    h = st.hands[p]
+@njit(inline="always", **NJIT_OPTIONS)
+def has_legal(s, p):
+    h = hand(p)
     for k in range(N_NUMBERS, N_KINDS):
-        if h[k] > 0:
+        if s[h + k] > 0:
             return True
-    room = LIMIT - st.total
-    for k in range(min(room, N_NUMBERS - 1) + 1):
-        if h[k] > 0:
+    for k in range(min(LIMIT - s[TOTAL], N_NUMBERS - 1) + 1):
+        if s[h + k] > 0:
             return True
     return False
 
 
 @njit(**NJIT_OPTIONS)
-def _bust(st, p):
+def _bust(s, p):
     """Rule 5: no legal card: lose a life, keep the hand, total back to 0."""
-    st.turns += 1
-    st.busts += 1
-    st.total = 0
-    _lose_life(st, p)
-    if not _game_over(st):
-        st.cur = next_alive(st, p, st.direction)
+    s[TURNS] += 1
+    s[BUSTS] += 1
+    s[TOTAL] = 0
+    _lose_life(s, p)
+    if not _game_over(s):
+        s[CUR] = next_alive(s, p, s[DIR])
 
 
 @njit(**NJIT_OPTIONS)
-def advance(st, rng):
+def advance(s, rng):
     """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends."""
     while True:
-        if st.over != 0:
+        if s[OVER] != 0:
             return DONE
-        if st.turns >= st.params[P_TURN_CAP]:
-            st.over = 1
-            st.unfinished = 1
+        if s[TURNS] >= s[TURN_CAP]:
+            s[OVER] = 1
+            s[UNFINISHED] = 1
             return DONE
-        p = st.cur
-        if has_legal(st, p):
+        p = s[CUR]
+        if has_legal(s, p):
             return PLAY
-        _bust(st, p)
+        _bust(s, p)
 
 
-@njit(**NJIT_OPTIONS)
-def decider(st):
-    return st.cur
+@njit(inline="always", **NJIT_OPTIONS)
+def decider(s):
+    return s[CUR]
 
 
-@njit(**NJIT_OPTIONS)
-def view_play(st):
-    p = st.cur
-    return View(p, st.hands[p], st.total, st.direction, st.lives, st.hand_n, st.pile_counts,
-                st.stock_n, st.n)
+@njit(inline="always", **NJIT_OPTIONS)
+def view_play(s):
+    return View(s, s[CUR])
 
 
-@njit(**NJIT_OPTIONS)
-def is_legal(st, kind, card):
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal(s, kind, card):
     if kind != PLAY or card < 0 or card >= N_KINDS:
         return False
-    if st.hands[st.cur, card] == 0:
+    if s[hand(s[CUR]) + card] == 0:
         return False
-    return card >= N_NUMBERS or st.total + card <= LIMIT
+    return card >= N_NUMBERS or s[TOTAL] + card <= LIMIT
 
 
 @njit(**NJIT_OPTIONS)
-def apply(st, rng, kind, card):
-    p = st.cur
-    d = st.direction
-    st.hands[p, card] -= 1
-    st.hand_n[p] -= 1
-    _push_pile(st, card)
-    st.turns += 1
-    if st.hand_n[p] == 0:
-        _round_won(st, rng, p)
+def apply(s, rng, kind, card):
+    p = s[CUR]
+    d = s[DIR]
+    s[hand(p) + card] -= 1
+    s[HAND_N + p] -= 1
+    _push_pile(s, card)
+    s[TURNS] += 1
+    if s[HAND_N + p] == 0:
+        _round_won(s, rng, p)
         return
     nxt = -1
     if card < N_NUMBERS:
-        st.total += card
+        s[TOTAL] += card
     elif card == DRAW1 or card == DRAW2:
         k = 1 if card == DRAW1 else 2
-        q = next_alive(st, p, d)
+        q = next_alive(s, p, d)
         while q != p:
             for _ in range(k):
-                _draw(st, rng, q)
-            q = next_alive(st, q, d)
+                _draw(s, rng, q)
+            q = next_alive(s, q, d)
     elif card == SKIP:
-        nxt = next_alive(st, next_alive(st, p, d), d)
+        nxt = next_alive(s, next_alive(s, p, d), d)
     elif card == REVERSE:
-        if st.alive_n > 2:
+        if s[ALIVE_N] > 2:
             d = -d
-            st.direction = d
+            s[DIR] = d
     elif card == SET21:
-        st.total = 21
+        s[TOTAL] = 21
     elif card == SET10:
-        st.total = 10
+        s[TOTAL] = 10
     elif card == SET0:
-        st.total = 0
+        s[TOTAL] = 0
     elif card == KILLER:
-        st.total = 0
+        s[TOTAL] = 0
         emptied = False
-        q = next_alive(st, p, d)
+        q = next_alive(s, p, d)
         while q != p:
-            if st.hands[q, 0] > 0:
-                st.hands[q, 0] -= 1
-                st.hand_n[q] -= 1
-                _push_pile(st, 0)
-                if st.hand_n[q] == 0:
+            if s[hand(q)] > 0:
+                s[hand(q)] -= 1
+                s[HAND_N + q] -= 1
+                _push_pile(s, 0)
+                if s[HAND_N + q] == 0:
                     emptied = True
             else:
-                _lose_life(st, q)
-            q = next_alive(st, q, d)
-        if _game_over(st):
+                _lose_life(s, q)
+            q = next_alive(s, q, d)
+        if _game_over(s):
             return
         if emptied:
-            _round_emptied(st, rng, p)
+            _round_emptied(s, rng, p)
             return
     elif card == LIFE:
-        _others_lose_life(st, p, d)
-        if _game_over(st):
+        _others_lose_life(s, p, d)
+        if _game_over(s):
             return
     elif card == REDEAL:
-        st.total = 0
-        _redeal(st, rng, p, d)
-        for q in range(st.n):
-            if st.lives[q] > 0 and st.hand_n[q] == 0:
-                _round_emptied(st, rng, p)
+        s[TOTAL] = 0
+        _redeal(s, rng, p, d)
+        for q in range(s[N]):
+            if s[LIVES + q] > 0 and s[HAND_N + q] == 0:
+                _round_emptied(s, rng, p)
                 return
     # PASS has no effect
-    st.cur = next_alive(st, p, d) if nxt < 0 else nxt
+    s[CUR] = next_alive(s, p, d) if nxt < 0 else nxt
 
 
 @njit(**NJIT_OPTIONS)
-def _redeal(st, rng, p, d):
+def _redeal(s, rng, p, d):
     """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
+    scratch = scratch_at(s)
     m = 0
     for k in range(N_KINDS):
         c = 0
-        for q in range(st.n):
-            c += st.hands[q, k]
-            st.hands[q, k] = 0
+        for q in range(s[N]):
+            c += s[hand(q) + k]
+            s[hand(q) + k] = 0
         for _ in range(c):
-            st.scratch[m] = k
+            s[scratch + m] = k
             m += 1
-    st.hand_n[:] = 0
-    shuffle(st.scratch, m, rng)
+    s[HAND_N:HAND_N + MAX_PLAYERS] = 0
+    shuffle(s[scratch:], m, rng)
     q = p
     for i in range(m):
-        q = next_alive(st, q, d)
-        st.hands[q, st.scratch[m - 1 - i]] += 1
-        st.hand_n[q] += 1
+        q = next_alive(s, q, d)
+        s[hand(q) + s[scratch + m - 1 - i]] += 1
+        s[HAND_N + q] += 1
 
 
 @njit(**NJIT_OPTIONS)
-def write_result(st, seat_out, game_out):
+def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, lives, dealt_mask); game_out = (rounds, turns, busts, unfinished)."""
-    n = st.n
-    blitz = st.params[P_BLITZ] != 0
-    unfinished = st.unfinished != 0
-    key = np.empty(n, np.int64)
-    for p in range(n):
-        if unfinished:
-            key[p] = st.lives[p]
-        elif blitz:
-            s = 0
-            for k in range(N_NUMBERS):
-                s += k * st.hands[p, k]
-            key[p] = st.lives[p] * (1 << 24) - s
-        else:
-            key[p] = (1 << 40) if st.lives[p] > 0 else st.out_at[p]
+    n = s[N]
+    unfinished = s[UNFINISHED] != 0
     for p in range(n):
         better = 0
         for q in range(n):
-            if key[q] > key[p]:
+            if _rank_key(s, q) > _rank_key(s, p):
                 better += 1
         seat_out[p, 0] = 1 if (better == 0 and not unfinished) else 0
         seat_out[p, 1] = better + 1
-        seat_out[p, 2] = st.lives[p]
-        seat_out[p, 3] = st.dealt[p]
-    game_out[0] = st.rounds
-    game_out[1] = st.turns
-    game_out[2] = st.busts
-    game_out[3] = st.unfinished
+        seat_out[p, 2] = s[LIVES + p]
+        seat_out[p, 3] = s[DEALT + p]
+    game_out[0] = s[ROUNDS]
+    game_out[1] = s[TURNS]
+    game_out[2] = s[BUSTS]
+    game_out[3] = s[UNFINISHED]
+
+
+@njit(**NJIT_OPTIONS)
+def _rank_key(s, p):
+    """Higher is better: lives when unfinished; blitz: lives, then low number cards;
+    else the survivor, then the later a player went out."""
+    if s[UNFINISHED] != 0:
+        return s[LIVES + p]
+    if s[BLITZ] != 0:
+        points = 0
+        for k in range(N_NUMBERS):
+            points += k * s[hand(p) + k]
+        return s[LIVES + p] * (1 << 24) - points
+    return (1 << 40) if s[LIVES + p] > 0 else s[OUT_AT + p]
 
 
 @njit(**NJIT_OPTIONS)
@@ -419,25 +423,26 @@ def snapshot_size(n, params):
 
 
 @njit(**NJIT_OPTIONS)
-def snapshot(st, out):
+def snapshot(s, out):
     """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
-    head = (st.cur, st.direction, st.total, st.dealer, st.turns, st.rounds, st.busts, st.over,
-            st.unfinished, st.stock_n, st.pile_n)
+    head = (s[CUR], s[DIR], s[TOTAL], s[DEALER], s[TURNS], s[ROUNDS], s[BUSTS], s[OVER],
+            s[UNFINISHED], s[STOCK_N], s[PILE_N])
     i = 0
     for x in head:
         out[i] = x
         i += 1
-    n = st.n
+    n = s[N]
     for p in range(n):
-        out[i] = st.lives[p]
+        out[i] = s[LIVES + p]
         i += 1
     for p in range(n):
         for k in range(N_KINDS):
-            out[i] = st.hands[p, k]
+            out[i] = s[hand(p) + k]
             i += 1
-    d = st.params[P_DECK]
+    d = s[DECK]
     for j in range(d):
-        out[i + j] = st.stock[j] if j < st.stock_n else -1
+        out[i + j] = s[STOCK + j] if j < s[STOCK_N] else -1
     i += d
+    pile = pile_at(s)
     for j in range(d):
-        out[i + j] = st.pile[j] if j < st.pile_n else -1
+        out[i + j] = s[pile + j] if j < s[PILE_N] else -1

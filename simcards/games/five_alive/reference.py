@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.five_alive.fast import View
+from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
     CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, REDEAL, REVERSE, SET0,
     SET10, SET21, SKIP, deck_counts)
@@ -156,16 +156,20 @@ class Game:
         if not self.check_game_over():
             self.current = self.next_player(p, self.direction)
 
-    def view(self, kind: int = PLAY) -> View:
-        """What the player to move may see (rule file, "What a strategy sees")."""
+    def view(self, kind: int = PLAY) -> layout.View:
+        """What the player to move may see (rule file, "What a strategy sees"), in the
+        fast engine's layout with every hidden field left at zero."""
         p = self.current
-        pile_counts = np.zeros(N_KINDS, np.int64)
+        s = np.zeros(layout.STOCK, np.int64)
+        s[layout.N], s[layout.TOTAL], s[layout.DIR] = self.n, self.total, self.direction
+        s[layout.STOCK_N] = len(self.stock)
+        for q in range(self.n):
+            s[layout.LIVES + q] = self.lives[q]
+            s[layout.HAND_N + q] = self.hand_size(q)
         for card in self.pile:
-            pile_counts[card] += 1
-        return View(p, np.array(self.hands[p], np.int64), self.total, self.direction,
-                    np.array(self.lives, np.int64),
-                    np.array([self.hand_size(q) for q in range(self.n)], np.int64),
-                    pile_counts, len(self.stock), self.n)
+            s[layout.PILE_COUNTS + card] += 1
+        s[layout.HANDS + p * N_KINDS:layout.HANDS + (p + 1) * N_KINDS] = self.hands[p]
+        return layout.View(s, p)
 
     def apply(self, kind: int, card: int) -> None:
         p = self.current

@@ -11,7 +11,7 @@ from simcards.errors import SimcardsError
 from simcards.options import RuleOption
 
 GAME = "five-alive"
-MIN_PLAYERS, MAX_PLAYERS = 2, 7
+MIN_PLAYERS, MAX_PLAYERS = 2, 7  # the state layout (view.py) has room for 7 seats
 
 # ---- card kinds
 DRAW1, DRAW2, PASS, SKIP, REVERSE, SET21, SET10, SET0, REDEAL, KILLER, LIFE = range(8, 19)

@@ -1,4 +1,4 @@
-"""Thirty-One with keys, compiled: the whole game as numba functions over one StructRef.
+"""Thirty-One with keys, compiled: the whole game as numba functions over one int64 array.
 
 The generated kernel (simcards.kernels) drives a game with ``start_game``,
 ``advance`` (forced steps until a strategy must decide), ``view_turn`` /
@@ -6,22 +6,26 @@ The generated kernel (simcards.kernels) drives a game with ``start_game``,
 in exactly the order of the reference engine (reference.py), which the tests
 replay against; hands and the middle are kept sorted by card id in both.
 
+The state is one flat int64 array ``s`` (the layout below), allocated once per
+batch and reset per game: numba reference-counts every array taken out of a
+struct or tuple with atomic operations, while an array argument that the kernel
+borrows costs nothing. The strategy's view holds only numbers and tuples (no
+arrays), built from ``s`` in a few nanoseconds.
+
 Hands are scored by one load from ``rules.SCORE_TABLE`` (the public scorer's
 answer for every ordered triple), so a strategy weighing nine swaps does nine
-loads. The state is allocated once per batch and reset per game: the game loop
-allocates nothing.
+loads.
 """
 from __future__ import annotations
 
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.experimental import structref
+from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.thirty_one.rules import (
-    ACE_OF_CLUBS, C31, C33, KNOCK, N_CARDS, N_RANKS, P_AS_IT_LIES, P_BANK, P_KEYS,
+    ACE_OF_CLUBS, C31, C33, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES, P_BANK, P_KEYS,
     P_ROUND_CAP, P_TURN_CAP, PASS, PROPOSE, SCORE_TABLE)
 from simcards.rng import shuffle
 
@@ -33,472 +37,500 @@ PH_TURN, PH_VOTE, PH_DEAL = 0, 1, 2     # PH_DEAL: dealt, combinations not yet c
 SEAT_COLS = 6   # win, rank, keys, dealt_mask, declared, proposals
 GAME_COLS = 10  # rounds, turns, ends_31, ends_33, ends_678, ends_proposal, ends_cap,
 #                 refreshes, rebuilds, unfinished
-HEAD = 21       # scalars at the start of a snapshot
+
+# ---- layout of the state array s
+(N,                                                   # players
+ PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER, UNFINISHED, BANK,
+ STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS,   # the snapshot's head
+ MID,                                                 # MID..MID+2: the middle, ascending
+ ) = range(23)
+HEAD = REBUILDS                                       # scalars 1..HEAD open every snapshot
+DISCARD_MASK = 26       # bit c: card c is in the discard pile
+TURN_CAP, ROUND_CAP, AS_IT_LIES, KEYS0, BANK0 = range(27, 32)   # rule options
+KEYS = 32               # keys[p]                     (4 seats at most)
+VOTES = 36              # votes[p]: -1 not asked yet, 0 refused, 1 accepted
+DEALT = 40              # bit mask of the cards of the first hand dealt
+DECLARED = 44           # combinations declared per seat
+PROPOSALS = 48          # proposals made per seat
+HANDS = 52              # hands: s[HANDS + 3 p + i], ascending
+STOCK = 64              # stock[0:stock_n], top last
+DISCARD = STOCK + N_CARDS   # discard pile[0:discard_n], top last
+SIZE = DISCARD + N_CARDS
 
 _TABLE = SCORE_TABLE
-
-
-@structref.register
-class StateType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(t)) for name, t in fields)
-
-
-class State(structref.StructRefProxy):
-    """One game's whole state; a StructRef so that calls pass one pointer, not many arrays."""
-
-
-_FIELDS = (
-    "n", "phase", "cur", "dealer", "round_turns", "turns", "rounds", "quiet", "proposer", "voter",
-    "over", "unfinished", "bank", "stock_n", "discard_n", "e31", "e33", "e678", "eprop", "ecap",
-    "refreshes", "rebuilds",                                     # scalars (n, then the HEAD)
-    "turn_cap", "round_cap", "as_it_lies",                       # parameters as scalars
-    "params", "keys", "hands", "middle", "stock", "discard", "in_discard", "votes", "dealt",
-    "declared", "proposals", "vals")
-structref.define_proxy(State, StateType, list(_FIELDS))
+_SUIT = np.arange(N_CARDS, dtype=np.int64) // N_RANKS
+#: Small helpers are inlined by numba (a call costs more than the helper).
+_INLINE = dict(NJIT_OPTIONS, inline="always")
 
 #: What a deciding seat sees (rule file, "What a strategy sees"); the same for both decisions.
-#: ``hand`` and ``middle`` are sorted by card id; ``discard[:discard_n]`` is the discard pile
-#: bottom first; ``in_discard[c]`` is 1 when card c lies in it; ``votes[q]`` is -1 (not asked
-#: yet), 0 (refused) or 1 (accepted); ``proposer`` is -1 when no proposal is under way.
-#: Arrays are the engine's own: a strategy reads them and must not write them.
-View = namedtuple("View", ["seat", "n_players", "hand", "middle", "discard", "discard_n",
-                           "in_discard", "stock_n", "keys", "bank", "proposer", "votes",
-                           "round_turns", "quiet", "dealer", "turn_cap"])
+#: Only numbers and tuples: nothing hidden is reachable from it, and it costs no reference
+#: counting. ``hand`` and ``middle`` are 3-tuples sorted by card id; ``keys`` and ``votes``
+#: are 4-tuples (seats beyond ``n_players`` hold 0 and -1); ``votes[q]`` is -1 (not asked
+#: yet), 0 (refused) or 1 (accepted); ``proposer`` is -1 when no proposal is under way; bit c
+#: of ``discard_mask`` is set when card c lies in the discard pile (``discard_n`` cards).
+View = namedtuple("View", ["seat", "n_players", "hand", "middle", "keys", "votes", "proposer",
+                           "bank", "discard_mask", "discard_n", "stock_n", "round_turns", "quiet",
+                           "dealer", "turn_cap"])
 
 
-@njit(**NJIT_OPTIONS)
+# ---------------------------------------------------------------- cards and hands
+@njit(**_INLINE)
 def hand_code(a, b, c):
     """score + 64 * combination of three distinct cards (rules.score, precomputed)."""
     return np.int64(_TABLE[(a * N_CARDS + b) * N_CARDS + c])
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_INLINE)
 def hand_score(a, b, c):
     return hand_code(a, b, c) & 63
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_INLINE)
 def is_one_suit(a, b, c):
     """Rules 8-9: three cards of one suit, the ace of clubs counting as any suit."""
-    s = -1
-    for x in (a, b, c):
-        if x != ACE_OF_CLUBS:
-            t = x // N_RANKS
-            if s < 0:
-                s = t
-            elif t != s:
-                return False
-    return True
+    sa = -1 if a == ACE_OF_CLUBS else _SUIT[a]
+    sb = -1 if b == ACE_OF_CLUBS else _SUIT[b]
+    sc = -1 if c == ACE_OF_CLUBS else _SUIT[c]
+    if sa < 0:
+        return sb < 0 or sc < 0 or sb == sc
+    return (sb < 0 or sb == sa) and (sc < 0 or sc == sa)
 
 
-@njit(**NJIT_OPTIONS)
-def new_state(n, params):
-    z = np.int64(0)
-    return State(n, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z,
-                 params[P_TURN_CAP], params[P_ROUND_CAP], params[P_AS_IT_LIES], params,
-                 np.zeros(n, np.int64), np.zeros((n, 3), np.int64), np.zeros(3, np.int64),
-                 np.zeros(N_CARDS, np.int64), np.zeros(N_CARDS, np.int64),
-                 np.zeros(N_CARDS, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                 np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
+@njit(**_INLINE)
+def sorted3(a, b, c):
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    return a, b, c
 
 
-@njit(**NJIT_OPTIONS)
-def _next(st, p):
+@njit(**_INLINE)
+def _next(s, p):
     # a compare beats the integer division of `%` on the hot path
     q = p + 1
-    if q >= st.n:
+    if q >= s[N]:
         q = 0
     return q
 
 
+@njit(**_INLINE)
+def _hand(s, p):
+    """Seat p's cards, ascending."""
+    h = HANDS + 3 * p
+    return s[h], s[h + 1], s[h + 2]
+
+
+@njit(**_INLINE)
+def _set_hand(s, p, a, b, c):
+    """Seat p's cards, given ascending."""
+    h = HANDS + 3 * p
+    s[h] = a
+    s[h + 1] = b
+    s[h + 2] = c
+
+
+@njit(**_INLINE)
+def _middle(s):
+    return s[MID], s[MID + 1], s[MID + 2]
+
+
+@njit(**_INLINE)
+def _set_middle(s, a, b, c):
+    s[MID] = a
+    s[MID + 1] = b
+    s[MID + 2] = c
+
+
+@njit(**_INLINE)
+def _combo(s, p):
+    a, b, c = _hand(s, p)
+    return hand_code(a, b, c) >> 6
+
+
+@njit(**_INLINE)
+def _showdown_value(s, p):
+    """Seat p's score, a 32 counting below everything (rule 5)."""
+    a, b, c = _hand(s, p)
+    v = hand_score(a, b, c)
+    return -1 if v == 32 else v
+
+
+# ---------------------------------------------------------------- set-up and the deal
 @njit(**NJIT_OPTIONS)
-def _sort3(a):
-    if a[0] > a[1]:
-        a[0], a[1] = a[1], a[0]
-    if a[1] > a[2]:
-        a[1], a[2] = a[2], a[1]
-        if a[0] > a[1]:
-            a[0], a[1] = a[1], a[0]
+def new_state(n, params):
+    """One state for a whole batch; ``start_game`` resets it for every game."""
+    s = np.zeros(SIZE, np.int64)
+    s[N] = n
+    s[TURN_CAP] = params[P_TURN_CAP]
+    s[ROUND_CAP] = params[P_ROUND_CAP]
+    s[AS_IT_LIES] = params[P_AS_IT_LIES]
+    s[KEYS0] = params[P_KEYS]
+    s[BANK0] = params[P_BANK]
+    return s
 
 
 @njit(**NJIT_OPTIONS)
-def start_game(st, rng):
-    n = st.n
-    st.keys[:] = st.params[P_KEYS]
-    st.bank = st.params[P_BANK]
-    st.turns = 0
-    st.rounds = 0
-    st.over = 0
-    st.unfinished = 0
-    st.e31 = 0
-    st.e33 = 0
-    st.e678 = 0
-    st.eprop = 0
-    st.ecap = 0
-    st.refreshes = 0
-    st.rebuilds = 0
-    st.declared[:] = 0
-    st.proposals[:] = 0
-    st.dealer = n - 1                                      # rule 7
-    _deal(st, rng)
+def start_game(s, rng):
+    n = s[N]
+    for p in range(MAX_PLAYERS):
+        s[KEYS + p] = s[KEYS0] if p < n else 0             # rule 6
+        s[DECLARED + p] = 0
+        s[PROPOSALS + p] = 0
+    s[BANK] = s[BANK0]
+    for i in (TURNS, ROUNDS, OVER, UNFINISHED, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS):
+        s[i] = 0
+    s[DEALER] = n - 1                                      # rule 7
+    _deal(s, rng)
     for p in range(n):
-        mask = 0
-        for i in range(3):
-            mask |= 1 << st.hands[p, i]
-        st.dealt[p] = mask
+        a, b, c = _hand(s, p)
+        s[DEALT + p] = (1 << a) | (1 << b) | (1 << c)
 
 
 @njit(**NJIT_OPTIONS)
-def _deal(st, rng):
+def _deal(s, rng):
     """Rule 7: all 36 cards in id order, shuffled; one card at a time from the dealer's left,
     three times round; then three cards face up in the middle; the rest is the stock."""
-    stock = st.stock
     for k in range(N_CARDS):
-        stock[k] = k
-    shuffle(stock, N_CARDS, rng)
-    top = N_CARDS
-    n = st.n
-    for i in range(3):
-        p = st.dealer
-        for _ in range(n):
-            p = _next(st, p)
-            top -= 1
-            st.hands[p, i] = stock[top]
-    for i in range(3):
-        top -= 1
-        st.middle[i] = stock[top]
-    for p in range(n):
-        _sort3(st.hands[p])
-    _sort3(st.middle)
-    st.stock_n = top
-    st.discard_n = 0
-    st.in_discard[:] = 0
-    st.votes[:] = -1
-    st.round_turns = 0
-    st.quiet = 0
-    st.proposer = -1
-    st.voter = -1
-    st.cur = _next(st, st.dealer)
-    st.rounds += 1
-    st.phase = PH_DEAL
+        s[STOCK + k] = k
+    shuffle(s[STOCK:DISCARD], N_CARDS, rng)
+    n = s[N]
+    first = _next(s, s[DEALER])
+    top = STOCK + N_CARDS
+    for i in range(n):
+        # seat `first + i` gets the cards dealt in rounds 0, 1, 2 of the deal
+        p = first + i
+        if p >= n:
+            p -= n
+        a, b, c = sorted3(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n])
+        _set_hand(s, p, a, b, c)
+    top -= 3 * n
+    a, b, c = sorted3(s[top - 1], s[top - 2], s[top - 3])
+    _set_middle(s, a, b, c)
+    s[STOCK_N] = top - 3 - STOCK
+    s[DISCARD_N] = 0
+    s[DISCARD_MASK] = 0
+    for p in range(MAX_PLAYERS):
+        s[VOTES + p] = -1
+    s[ROUND_TURNS] = 0
+    s[QUIET] = 0
+    s[PROPOSER] = -1
+    s[VOTER] = -1
+    s[CUR] = first
+    s[ROUNDS] += 1
+    s[PHASE] = PH_DEAL
 
 
+# ---------------------------------------------------------------- stock, middle, discard pile
 @njit(**NJIT_OPTIONS)
-def _rebuild(st, rng):
+def _rebuild(s, rng):
     """Rule 10: the discard pile becomes the stock, shuffled (cards in id order first) or as it lies."""
-    m = st.discard_n
-    if st.as_it_lies != 0:
+    m = s[DISCARD_N]
+    if s[AS_IT_LIES] != 0:
         for i in range(m):
-            st.stock[i] = st.discard[i]
+            s[STOCK + i] = s[DISCARD + i]
     else:
-        pos = 0
+        pos = STOCK
+        mask = s[DISCARD_MASK]
         for k in range(N_CARDS):
-            if st.in_discard[k] != 0:
-                st.stock[pos] = k
+            if (mask >> k) & 1:
+                s[pos] = k
                 pos += 1
-        shuffle(st.stock, m, rng)
-    st.in_discard[:] = 0
-    st.discard_n = 0
-    st.stock_n = m
-    st.rebuilds += 1
+        shuffle(s[STOCK:DISCARD], m, rng)
+    s[DISCARD_MASK] = 0
+    s[DISCARD_N] = 0
+    s[STOCK_N] = m
+    s[REBUILDS] += 1
+
+
+@njit(**_INLINE)
+def _draw(s, rng):
+    if s[STOCK_N] == 0:
+        _rebuild(s, rng)
+    s[STOCK_N] -= 1
+    return s[STOCK + s[STOCK_N]]
 
 
 @njit(**NJIT_OPTIONS)
-def _draw(st, rng):
-    if st.stock_n == 0:
-        _rebuild(st, rng)
-    st.stock_n -= 1
-    return st.stock[st.stock_n]
-
-
-@njit(**NJIT_OPTIONS)
-def _renew_middle(st, rng):
-    """Rules 9, 9a: the middle (ids ascending) goes face down; three cards from the stock replace it."""
-    mid = st.middle
+def _renew_middle(s, rng):
+    """Rules 9, 9a: the middle (ids ascending) goes face down; three stock cards replace it."""
+    d = DISCARD + s[DISCARD_N]
     for i in range(3):
-        c = mid[i]
-        st.discard[st.discard_n] = c
-        st.discard_n += 1
-        st.in_discard[c] = 1
-    for i in range(3):
-        mid[i] = _draw(st, rng)
-    _sort3(mid)
+        c = s[MID + i]
+        s[d + i] = c
+        s[DISCARD_MASK] |= 1 << c
+    s[DISCARD_N] += 3
+    a = _draw(s, rng)
+    b = _draw(s, rng)
+    c = _draw(s, rng)
+    a, b, c = sorted3(a, b, c)
+    _set_middle(s, a, b, c)
 
 
+# ---------------------------------------------------------------- keys and the end of a round
 @njit(**NJIT_OPTIONS)
-def _showdown_values(st):
-    """Each seat's score, a 32 counting below everything (rule 5)."""
-    for p in range(st.n):
-        h = st.hands[p]
-        s = hand_score(h[0], h[1], h[2])
-        st.vals[p] = -1 if s == 32 else s
-
-
-@njit(**NJIT_OPTIONS)
-def _showdown(st):
+def _showdown(s):
     """Rule 17: the lowest score (all tied lowest) loses one key."""
-    _showdown_values(st)
     low = 99
-    for p in range(st.n):
-        if st.vals[p] < low:
-            low = st.vals[p]
-    for p in range(st.n):
-        if st.vals[p] == low:
-            st.keys[p] -= 1
+    for p in range(s[N]):
+        v = _showdown_value(s, p)
+        if v < low:
+            low = v
+    for p in range(s[N]):
+        if _showdown_value(s, p) == low:
+            s[KEYS + p] -= 1
 
 
 @njit(**NJIT_OPTIONS)
-def _combo(st, p):
-    h = st.hands[p]
-    return hand_code(h[0], h[1], h[2]) >> 6
-
-
-@njit(**NJIT_OPTIONS)
-def _declare(st, rng, p, combo):
+def _declare(s, rng, p, combo):
     """Rules 14-16, then the end of the round."""
-    st.declared[p] += 1
+    n = s[N]
+    s[DECLARED + p] += 1
     if combo == C31:
-        st.e31 += 1
-        _showdown_values(st)
+        s[E31] += 1
         low = 99
-        for q in range(st.n):
-            if q != p and st.vals[q] < low:
-                low = st.vals[q]
-        for q in range(st.n):
-            if q != p and st.vals[q] == low:
-                st.keys[q] -= 1
+        for q in range(n):
+            if q != p:
+                v = _showdown_value(s, q)
+                if v < low:
+                    low = v
+        for q in range(n):
+            if q != p and _showdown_value(s, q) == low:
+                s[KEYS + q] -= 1
     else:
         gain = 3
         if combo == C33:
-            st.e33 += 1
+            s[E33] += 1
         else:
-            st.e678 += 1
+            s[E678] += 1
             gain = 1
-        if gain > st.bank:
-            gain = st.bank
-        st.keys[p] += gain
-        st.bank -= gain
-        for q in range(st.n):
-            if q != p and _combo(st, q) == 0:
-                st.keys[q] -= 1
-    _end_round(st, rng)
+        if gain > s[BANK]:
+            gain = s[BANK]
+        s[KEYS + p] += gain
+        s[BANK] -= gain
+        for q in range(n):
+            if q != p and _combo(s, q) == 0:
+                s[KEYS + q] -= 1
+    _end_round(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def _end_round(st, rng):
+def _end_round(s, rng):
     """Rule 18: over when a player has no keys; rule 19: the round cap; else the next deal."""
-    st.phase = PH_TURN
-    for p in range(st.n):
-        if st.keys[p] <= 0:
-            st.over = 1
+    s[PHASE] = PH_TURN
+    for p in range(s[N]):
+        if s[KEYS + p] <= 0:
+            s[OVER] = 1
             return
-    if st.rounds >= st.round_cap:
-        st.over = 1
-        st.unfinished = 1
+    if s[ROUNDS] >= s[ROUND_CAP]:
+        s[OVER] = 1
+        s[UNFINISHED] = 1
         return
-    st.dealer = _next(st, st.dealer)
-    _deal(st, rng)
+    s[DEALER] = _next(s, s[DEALER])
+    _deal(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def _check_deal(st, rng):
+def _check_deal(s, rng):
     """Rule 13: dealt combinations, in turn order from the dealer's left; the best wins, then the first."""
     best = 0
     who = -1
-    p = st.dealer
-    for _ in range(st.n):
-        p = _next(st, p)
-        c = _combo(st, p)
+    p = s[DEALER]
+    for _ in range(s[N]):
+        p = _next(s, p)
+        c = _combo(s, p)
         if c > best:
             best = c
             who = p
     if who >= 0:
-        _declare(st, rng, who, best)
+        _declare(s, rng, who, best)
     else:
-        st.phase = PH_TURN
+        s[PHASE] = PH_TURN
 
 
-@njit(**NJIT_OPTIONS)
-def advance(st, rng):
+# ---------------------------------------------------------------- the protocol of the kernel
+@njit(**_INLINE)
+def advance(s, rng):
     """Forced steps (dealt combinations, the turn cap) until a strategy must decide; DONE at the end."""
     while True:
-        if st.over != 0:
+        if s[OVER] != 0:
             return DONE
-        ph = st.phase
+        ph = s[PHASE]
         if ph == PH_TURN:
-            if st.round_turns >= st.turn_cap:              # rule 12
-                st.ecap += 1
-                _showdown(st)
-                _end_round(st, rng)
-                continue
-            return TURN
-        if ph == PH_VOTE:
+            if s[ROUND_TURNS] < s[TURN_CAP]:
+                return TURN
+            s[ECAP] += 1                                   # rule 12
+            _showdown(s)
+            _end_round(s, rng)
+        elif ph == PH_VOTE:
             return VOTE
-        _check_deal(st, rng)
+        else:
+            _check_deal(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
-def decider(st):
-    return st.voter if st.phase == PH_VOTE else st.cur
+@njit(**_INLINE)
+def decider(s):
+    return s[VOTER] if s[PHASE] == PH_VOTE else s[CUR]
 
 
-@njit(**NJIT_OPTIONS)
-def _view(st, p):
-    return View(p, st.n, st.hands[p], st.middle, st.discard, st.discard_n, st.in_discard,
-                st.stock_n, st.keys, st.bank, st.proposer, st.votes, st.round_turns, st.quiet,
-                st.dealer, st.turn_cap)
+@njit(**_INLINE)
+def _view(s, p):
+    return View(p, s[N], _hand(s, p), _middle(s),
+                (s[KEYS], s[KEYS + 1], s[KEYS + 2], s[KEYS + 3]),
+                (s[VOTES], s[VOTES + 1], s[VOTES + 2], s[VOTES + 3]), s[PROPOSER], s[BANK],
+                s[DISCARD_MASK], s[DISCARD_N], s[STOCK_N], s[ROUND_TURNS], s[QUIET], s[DEALER],
+                s[TURN_CAP])
 
 
-@njit(**NJIT_OPTIONS)
-def view_turn(st):
-    return _view(st, st.cur)
+@njit(**_INLINE)
+def view_turn(s):
+    return _view(s, s[CUR])
 
 
-@njit(**NJIT_OPTIONS)
-def view_vote(st):
-    return _view(st, st.voter)
+@njit(**_INLINE)
+def view_vote(s):
+    return _view(s, s[VOTER])
 
 
-@njit(**NJIT_OPTIONS)
-def is_legal(st, kind, move):
-    if st.phase == PH_VOTE:
+@njit(**_INLINE)
+def is_legal(s, kind, move):
+    if s[PHASE] == PH_VOTE:
         return kind == VOTE and (move == 0 or move == 1)
+    a, b, c = _hand(s, s[CUR])
+    ok = False
     if kind != TURN:
-        return False
-    h = st.hands[st.cur]
-    if move == PASS or move == PROPOSE:
-        return True
-    if move == KNOCK:
-        return is_one_suit(h[0], h[1], h[2])
-    if move < 0 or move >= PASS:
-        return False
-    give = move >> 6
-    take = move & 63
-    m = st.middle
-    return (h[0] == give or h[1] == give or h[2] == give) and (
-        m[0] == take or m[1] == take or m[2] == take)
+        ok = False
+    elif move == PASS or move == PROPOSE:
+        ok = True
+    elif move == KNOCK:
+        ok = is_one_suit(a, b, c)
+    elif 0 <= move < PASS:
+        give = move >> 6
+        take = move & 63
+        ok = (a == give or b == give or c == give) and (
+            s[MID] == take or s[MID + 1] == take or s[MID + 2] == take)
+    return ok
 
 
-@njit(**NJIT_OPTIONS)
-def _quiet_turn(st, rng):
+@njit(**_INLINE)
+def _quiet_turn(s, rng):
     """Rule 9a: a full circle with no card changing hands refreshes the middle."""
-    st.quiet += 1
-    if st.quiet >= st.n:
-        st.quiet = 0
-        st.refreshes += 1
-        _renew_middle(st, rng)
+    s[QUIET] += 1
+    if s[QUIET] >= s[N]:
+        s[QUIET] = 0
+        s[REFRESHES] += 1
+        _renew_middle(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
-def _after_exchange(st, rng, p, knock):
+@njit(**_INLINE)
+def _after_exchange(s, rng, p, knock):
     """A combination is declared at once (rule 13); else a one-suit middle is renewed and the
     player goes again (rule 9)."""
-    c = _combo(st, p)
+    c = _combo(s, p)
     if c != 0:
-        _declare(st, rng, p, c)
-        return
-    m = st.middle
-    if knock or is_one_suit(m[0], m[1], m[2]):
-        _renew_middle(st, rng)
-        return
-    st.cur = _next(st, p)
+        _declare(s, rng, p, c)
+    elif knock or is_one_suit(s[MID], s[MID + 1], s[MID + 2]):
+        _renew_middle(s, rng)
+    else:
+        s[CUR] = _next(s, p)
 
 
-@njit(**NJIT_OPTIONS)
-def apply(st, rng, kind, move):
+@njit(**_INLINE)
+def apply(s, rng, kind, move):
     if kind == VOTE:
-        _vote(st, rng, move)
+        _vote(s, rng, move)
         return
-    p = st.cur
-    st.round_turns += 1
-    st.turns += 1
-    h = st.hands[p]
+    p = s[CUR]
+    s[ROUND_TURNS] += 1
+    s[TURNS] += 1
     if move < PASS:                                        # rule 8: swap one card
         give = move >> 6
         take = move & 63
-        for i in range(3):
-            if h[i] == give:
-                h[i] = take
-        m = st.middle
-        for i in range(3):
-            if m[i] == take:
-                m[i] = give
-        _sort3(h)
-        _sort3(m)
-        st.quiet = 0
-        _after_exchange(st, rng, p, False)
+        a, b, c = _hand(s, p)
+        if a == give:
+            a = take
+        elif b == give:
+            b = take
+        else:
+            c = take
+        a, b, c = sorted3(a, b, c)
+        _set_hand(s, p, a, b, c)
+        x, y, z = _middle(s)
+        if x == take:
+            x = give
+        elif y == take:
+            y = give
+        else:
+            z = give
+        x, y, z = sorted3(x, y, z)
+        _set_middle(s, x, y, z)
+        s[QUIET] = 0
+        _after_exchange(s, rng, p, False)
     elif move == PASS:
-        st.cur = _next(st, p)
-        _quiet_turn(st, rng)
+        s[CUR] = _next(s, p)
+        _quiet_turn(s, rng)
     elif move == KNOCK:                                    # "Кручу": both sides stay sorted
-        m = st.middle
-        for i in range(3):
-            t = h[i]
-            h[i] = m[i]
-            m[i] = t
-        st.quiet = 0
-        _after_exchange(st, rng, p, True)
+        a, b, c = _hand(s, p)
+        x, y, z = _middle(s)
+        _set_hand(s, p, x, y, z)
+        _set_middle(s, a, b, c)
+        s[QUIET] = 0
+        _after_exchange(s, rng, p, True)
     else:                                                  # rule 11: "Выкладываем?"
-        st.proposals[p] += 1
-        st.proposer = p
-        st.voter = _next(st, p)
-        st.phase = PH_VOTE
+        s[PROPOSALS + p] += 1
+        s[PROPOSER] = p
+        s[VOTER] = _next(s, p)
+        s[PHASE] = PH_VOTE
 
 
-@njit(**NJIT_OPTIONS)
-def _vote(st, rng, move):
+@njit(**_INLINE)
+def _vote(s, rng, move):
     """Rule 11: every other player is asked in turn order; all must accept."""
-    q = st.voter
-    st.votes[q] = move
-    nq = _next(st, q)
-    p = st.proposer
+    q = s[VOTER]
+    s[VOTES + q] = move
+    nq = _next(s, q)
+    p = s[PROPOSER]
     if nq != p:
-        st.voter = nq
+        s[VOTER] = nq
         return
     accepted = True
-    for r in range(st.n):
-        if r != p and st.votes[r] != 1:
+    for r in range(s[N]):
+        if r != p and s[VOTES + r] != 1:
             accepted = False
-    st.votes[:] = -1
-    st.proposer = -1
-    st.voter = -1
-    st.phase = PH_TURN
+        s[VOTES + r] = -1
+    s[PROPOSER] = -1
+    s[VOTER] = -1
+    s[PHASE] = PH_TURN
     if accepted:
-        st.eprop += 1
-        _showdown(st)
-        _end_round(st, rng)
+        s[EPROP] += 1
+        _showdown(s)
+        _end_round(s, rng)
         return
-    st.cur = _next(st, p)
-    _quiet_turn(st, rng)
+    s[CUR] = _next(s, p)
+    _quiet_turn(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
-def write_result(st, seat_out, game_out):
+def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, keys, dealt_mask, declared, proposals); game_out as GAME_COLS."""
-    n = st.n
-    unfinished = st.unfinished != 0
+    n = s[N]
+    unfinished = s[UNFINISHED] != 0
     for p in range(n):
         better = 0
         for q in range(n):
-            if st.keys[q] > st.keys[p]:
+            if s[KEYS + q] > s[KEYS + p]:
                 better += 1
         seat_out[p, 0] = 1 if (better == 0 and not unfinished) else 0
         seat_out[p, 1] = better + 1
-        seat_out[p, 2] = st.keys[p]
-        seat_out[p, 3] = st.dealt[p]
-        seat_out[p, 4] = st.declared[p]
-        seat_out[p, 5] = st.proposals[p]
-    game_out[0] = st.rounds
-    game_out[1] = st.turns
-    game_out[2] = st.e31
-    game_out[3] = st.e33
-    game_out[4] = st.e678
-    game_out[5] = st.eprop
-    game_out[6] = st.ecap
-    game_out[7] = st.refreshes
-    game_out[8] = st.rebuilds
-    game_out[9] = st.unfinished
+        seat_out[p, 2] = s[KEYS + p]
+        seat_out[p, 3] = s[DEALT + p]
+        seat_out[p, 4] = s[DECLARED + p]
+        seat_out[p, 5] = s[PROPOSALS + p]
+    for j, i in enumerate((ROUNDS, TURNS, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS,
+                           UNFINISHED)):
+        game_out[j] = s[i]
 
 
 @njit(**NJIT_OPTIONS)
@@ -507,29 +539,22 @@ def snapshot_size(n, params):
 
 
 @njit(**NJIT_OPTIONS)
-def snapshot(st, out):
-    """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
-    head = (st.phase, st.cur, st.dealer, st.round_turns, st.turns, st.rounds, st.quiet,
-            st.proposer, st.voter, st.over, st.unfinished, st.bank, st.stock_n, st.discard_n,
-            st.e31, st.e33, st.e678, st.eprop, st.ecap, st.refreshes, st.rebuilds)
-    i = 0
-    for x in head:
-        out[i] = x
-        i += 1
-    n = st.n
-    for arr in (st.keys, st.declared, st.proposals, st.votes):
+def snapshot(s, out):
+    """Everything that defines the state, in the layout reference.Game.snapshot() uses:
+    the HEAD scalars; keys, declared, proposals, votes per seat; hands; middle; stock; discard."""
+    for i in range(HEAD):
+        out[i] = s[PHASE + i]
+    i = HEAD
+    n = s[N]
+    for block in (KEYS, DECLARED, PROPOSALS, VOTES):
         for p in range(n):
-            out[i] = arr[p]
+            out[i] = s[block + p]
             i += 1
-    for p in range(n):
-        for j in range(3):
-            out[i] = st.hands[p, j]
-            i += 1
-    for j in range(3):
-        out[i] = st.middle[j]
-        i += 1
+    for j in range(3 * n + 3):
+        out[i + j] = s[HANDS + j] if j < 3 * n else s[MID + j - 3 * n]
+    i += 3 * n + 3
     for j in range(N_CARDS):
-        out[i + j] = st.stock[j] if j < st.stock_n else -1
+        out[i + j] = s[STOCK + j] if j < s[STOCK_N] else -1
     i += N_CARDS
     for j in range(N_CARDS):
-        out[i + j] = st.discard[j] if j < st.discard_n else -1
+        out[i + j] = s[DISCARD + j] if j < s[DISCARD_N] else -1

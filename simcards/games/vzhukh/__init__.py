@@ -16,7 +16,8 @@ SPEC = register(GameSpec(
     ),
     seat_columns=("penalty", "penalty_round1", "penalty_round2", "penalty_round3", "takes",
                   "jokers_left", "dealt_mask"),
-    game_columns=("rounds", "actions", "passes", "takes", "jokers_left", "unfinished"),
+    game_columns=("rounds", "actions", "passes", "takes_total", "jokers_left_total",
+                  "unfinished"),
     encode_params=rules.encode_params,
     bench_strategy="low_attack",
     summary="attack the next player with equal number cards; transfer, beat or play a joker, "

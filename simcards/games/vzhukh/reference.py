@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.vzhukh.fast import View
+from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
     ATTACK, BEAT, CARD_NAMES, JOKER, KRABLE, N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH,
     deck_counts, describe_move, encode_move)
@@ -59,6 +59,7 @@ class Game:
         self.actions = self.passes = self.takes = 0
         self.round_steps = 0                  # actions and passes in the round in play (rule 14)
         self.passes_in_row = 0
+        self.ending = False                   # rule 12: the stock ran out; the round ends next
         self.over = self.unfinished = False
         self.log: list[str] = []
         self.start_round()
@@ -107,6 +108,7 @@ class Game:
         self.direction = 1
         self.current, self.phase = first, ATTACK_DECISION
         self.round_steps = self.passes_in_row = 0
+        self.ending = False
         self.log.append(f"Round {self.round + 1}: seat {first} attacks first; "
                         f"{len(self.stock)} cards in the stock.")
 
@@ -121,12 +123,13 @@ class Game:
             self.log.append(f"  Seat {p} draws {drawn}; {len(self.stock)} left in the stock.")
 
     def finish_action(self, p: int) -> None:
-        """Rules 11-12: every action counts, the actor draws, an empty stock ends the round."""
+        """Rules 11-12: every action counts, the actor draws, an empty stock ends the round
+        (as the next step, before anything else can happen)."""
         self.actions += 1
         self.round_steps += 1
         self.draw_up(p)
         if not self.stock:
-            self.end_round("the stock is empty")
+            self.ending = True
 
     def end_round(self, why: str) -> None:
         """Rule 12: a stack in play is discarded without penalty; each joker left in a hand
@@ -159,6 +162,9 @@ class Game:
         while True:
             if self.over:
                 return None
+            if self.ending:                                              # rule 12
+                self.end_round("the stock is empty")
+                continue
             if self.round_steps >= self.rules["action_cap"]:            # rule 14
                 self.over = self.unfinished = True
                 self.log.append(f"Stopped after {self.round_steps} actions in round "
@@ -217,13 +223,20 @@ class Game:
         return moves
 
     # ------------------------------------------------------------ what a strategy sees
-    def view(self, kind: int = ATTACK_DECISION) -> View:
+    def view(self, kind: int = ATTACK_DECISION) -> layout.View:
+        """What the seat to act may see (rule file, "What a strategy sees"), in the fast
+        engine's layout with every hidden field left at zero."""
         p = self.current
-        return View(p, np.array(self.hands[p], np.int64), self.stack_kind, self.stack_count,
-                    np.array(self.discard, np.int64),
-                    np.array([self.hand_size_of(q) for q in range(self.n)], np.int64),
-                    np.array(self.penalty, np.int64), len(self.stock), self.direction,
-                    self.round, self.n)
+        s = np.zeros(layout.STOCK, np.int64)
+        s[layout.N], s[layout.DIR], s[layout.ROUND] = self.n, self.direction, self.round
+        s[layout.STACK_KIND], s[layout.STACK_N] = self.stack_kind, self.stack_count
+        s[layout.STOCK_N] = len(self.stock)
+        s[layout.DISCARD:layout.DISCARD + N_KINDS] = self.discard
+        for q in range(self.n):
+            s[layout.HAND_N + q] = self.hand_size_of(q)
+            s[layout.PENALTY + q] = self.penalty[q]
+        s[layout.HANDS + 16 * p:layout.HANDS + 16 * p + N_KINDS] = self.hands[p]
+        return layout.View(s, p)
 
     # ------------------------------------------------------------ moves
     def apply(self, kind: int, move: int) -> None:
@@ -338,7 +351,8 @@ class Game:
         deck = sum(self.counts)
         head = [self.current, self.phase, self.direction, self.stack_kind, self.stack_count,
                 self.round, self.actions, self.passes, self.takes, self.round_steps,
-                self.passes_in_row, int(self.over), int(self.unfinished), len(self.stock)]
+                self.passes_in_row, int(self.ending), int(self.over), int(self.unfinished),
+                len(self.stock)]
         rows = (self.penalty + [x for row in self.round_penalty for x in row] + self.takes_by
                 + self.jokers_left + [c for hand in self.hands for c in hand] + self.discard)
         return head + rows + self.stock + [-1] * (deck - len(self.stock))

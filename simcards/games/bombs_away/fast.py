@@ -1,0 +1,805 @@
+"""Bombs Away, compiled: the whole game as numba functions over one int64 array.
+
+A turn can ask several questions (a card, a second card after an ace, a rank to
+name, an opponent, a duel answer), so the engine is a small state machine:
+``s[S_PHASE]`` says where the game stands, ``_run`` plays every forced step
+(a turn start, a question with a single possible answer, the end of a turn)
+until a question with two or more answers is pending, and ``apply`` resolves the
+pending question and runs on to the next one. ``advance`` is ``_run``. The
+reference engine (reference.py) writes the same flow as plain Python and stops
+at exactly the same points; tests replay fast games through it.
+
+Random draws happen in the reference engine's order: the deal, the shuffles
+of rules 5, 9 and 12, and the random cards taken by a 5 or a 9.
+
+Speed: numba reference-counts an array each time it is taken out of a struct
+or passed into a function, with an atomic operation; measured on the first,
+StructRef version of this engine, those atomics were 60% of the run time. So
+the whole state is one int64 array ``s`` (layout below; the kernel passes it
+borrowed, so passing it costs nothing), the hot helpers are inlined, shuffles
+keep the generator state in a local, and a strategy's view holds tuples.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.rules import (
+    ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, JOKER, KIND_COUNTS,
+    LAST_DUEL, LAST_NAME, MAX_PLAYERS, N_KINDS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND,
+    P_POINTS, P_TENS, P_TURN_CAP, PLAY, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN, THREE,
+    TWO, VALUE)
+from simcards.rng import _LOW32, _S32, _TWO32, _U_GOLDEN, _mix, rand_below
+
+DONE = -1
+SEAT_COLS = 4   # win, rank, points, dealt_mask
+GAME_COLS = 4   # turns, duels, points_lost, unfinished
+
+# ---- phases: where the game stands (the waiting ones have a question pending)
+PH_TURN = 0            # cur's turn starts (turn cap, count, legal first cards)
+PH_PLAY = 1            # waiting: cur's first card (or a pass when none is legal)
+PH_EXTRA_START = 2     # an ace was played: cur plays one more card
+PH_EXTRA = 3           # waiting: that card
+PH_NAME_JOKER = 4      # waiting: the rank a played joker is
+PH_NAME_EIGHT = 5      # waiting: the rank an 8 names
+PH_TARGET_FIVE = 6     # waiting: the opponent a 5 takes from
+PH_TARGET_NINE = 7     # waiting: the opponent a 9 swaps with
+PH_ANSWER = 8          # waiting: the duel answer
+PH_NAME_ANSWER = 9     # waiting: the rank of a joker given as an answer
+PH_TARGET_VICTIM = 10  # waiting (duel_victim=chosen): who loses the duel's points
+PH_END_TURN = 11       # cur draws back up; the next player is found
+PH_OVER = 12
+
+# ---- the state: one flat int64 array s. Scalars first (S_*), then the arrays (A_*).
+(S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK,   # rule parameters
+ S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
+ S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP,                                   # the game
+ S_PHASE, S_KIND, S_DECIDER, S_ASKING, S_N_LEGAL, S_DUEL_FROM, S_DUEL_CARD, S_ANSWERER,
+ S_VICTIM, S_DAMAGE) = range(30)                                           # question, duel
+N_SCALARS = 32
+
+# ---- arrays at fixed offsets (seats padded to MAX_PLAYERS)
+K = N_KINDS
+ROOM = 54                        # deck (53) + 1
+A_POINTS = N_SCALARS             # points[p]
+A_OUT = A_POINTS + MAX_PLAYERS   # out_order[p]: 0 for the first player out, -1 while in
+A_HAND_N = A_OUT + MAX_PLAYERS   # cards in hand
+A_DEALT = A_HAND_N + MAX_PLAYERS  # dealt_mask
+A_HANDS = A_DEALT + MAX_PLAYERS  # hands[p * K + kind]: counts
+A_STOCK = A_HANDS + MAX_PLAYERS * K   # stock, bottom first
+A_PILE = A_STOCK + ROOM          # pile kinds, bottom first
+A_EFF = A_PILE + ROOM            # what each pile card counts as
+A_PILE_COUNTS = A_EFF + ROOM     # pile cards per kind
+A_LEGAL = A_PILE_COUNTS + K      # 1 per allowed answer of the pending question
+A_SIZE = A_LEGAL + K
+
+_VALUE = np.array(VALUE, np.int64)
+_COUNTS = np.array(KIND_COUNTS, np.int64)
+HEAD = 18  # scalars at the start of a snapshot
+
+
+#: What the deciding seat sees, for every question (rule file, "What a strategy sees").
+#: Sequences are tuples (no reference counting): ``hand[kind]``, ``pile_counts[kind]``,
+#: ``points[seat]`` and ``hand_sizes[seat]`` (seats beyond n_players hold 0);
+#: ``legal[m]`` is 1 for each allowed answer m: a card kind (play, extra, answer),
+#: a rank kind 7..12 (name) or a seat (target). ``card`` is the card that asks: -1
+#: for the first card of a turn, ACE for the card after an ace, EIGHT or JOKER for a
+#: name, FIVE, NINE or the duel card for a target, the duel card for an answer.
+#: ``must`` is the rank an 8 named (-1: none); ``top`` what the pile's top card
+#: counts as (-1: empty pile). ``duel_from`` is the duel's starter during a duel
+#: (else -1), ``victim`` the seat that will lose the points (-1 when the starter
+#: chooses), ``damage`` the points at stake when the starter chooses.
+View = namedtuple("View", [
+    "seat", "decision", "card", "hand", "legal", "n_legal", "must", "top", "pile_size",
+    "pile_counts", "points", "hand_sizes", "direction", "stock_size", "n_players", "current",
+    "duel_from", "victim", "damage"])
+
+
+@njit(**NJIT_OPTIONS)
+def new_state(n, params):
+    """One state for a whole batch; ``start_game`` resets it for every game."""
+    s = np.zeros(A_SIZE, np.int64)
+    s[S_N] = n
+    s[S_HAND_SIZE] = params[P_HAND]
+    s[S_TENS] = params[P_TENS]
+    s[S_CHOSEN] = params[P_CHOSEN_VICTIM]
+    s[S_TURN_CAP] = params[P_TURN_CAP]
+    s[S_START_POINTS] = params[P_POINTS]
+    s[S_DECK] = params[P_DECK]
+    return s
+
+
+# ------------------------------------------------------------------ seats
+@njit(inline="always", **NJIT_OPTIONS)
+def _next(s, n, p, d):
+    """The next player still in, from p in direction d (a compare beats `%` on the hot path)."""
+    q = p
+    while True:
+        q += d
+        if q >= n:
+            q = 0
+        elif q < 0:
+            q = n - 1
+        if s[A_POINTS + q] > 0:
+            return q
+
+
+@njit(**NJIT_OPTIONS)
+def next_alive(s, p, d):
+    return _next(s, s[S_N], p, d)
+
+
+# ------------------------------------------------------------------ stock and pile
+@njit(**NJIT_OPTIONS)
+def _shuffle_stock(s, rng):
+    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down), with
+    rand_below's arithmetic written out on a local copy of the generator state: the
+    same numbers, without touching the state array once per card."""
+    x = rng[0]
+    for i in range(s[S_STOCK_N] - 1, 0, -1):
+        un = np.uint64(i + 1)
+        x = x + _U_GOLDEN
+        m = (_mix(x) >> _S32) * un
+        low = m & _LOW32
+        if low < un:
+            t = (_TWO32 - un) % un
+            while low < t:
+                x = x + _U_GOLDEN
+                m = (_mix(x) >> _S32) * un
+                low = m & _LOW32
+        j = np.int64(m >> _S32)
+        t2 = s[A_STOCK + i]
+        s[A_STOCK + i] = s[A_STOCK + j]
+        s[A_STOCK + j] = t2
+    rng[0] = x
+
+
+@njit(**NJIT_OPTIONS)
+def _refill(s, rng):
+    """Rule 5: the pile under its top card, in pile order, is shuffled into a new stock."""
+    m = s[S_PILE_N] - 1
+    if m <= 0:
+        return
+    for i in range(m):
+        k = s[A_PILE + i]
+        s[A_STOCK + i] = k
+        s[A_PILE_COUNTS + k] -= 1
+    s[A_PILE] = s[A_PILE + m]
+    s[A_EFF] = s[A_EFF + m]
+    s[S_PILE_N] = 1
+    s[S_STOCK_N] = m
+    _shuffle_stock(s, rng)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _draw(s, rng, q):
+    """One card from the top of the stock (rule 5 first if it is empty); False if none is left."""
+    if s[S_STOCK_N] == 0:
+        _refill(s, rng)
+        if s[S_STOCK_N] == 0:
+            return False
+    s[S_STOCK_N] -= 1
+    s[A_HANDS + q * K + s[A_STOCK + s[S_STOCK_N]]] += 1
+    s[A_HAND_N + q] += 1
+    return True
+
+
+@njit(**NJIT_OPTIONS)
+def _tens(s, q):
+    """Rule 4: each extra 10 goes under the stock and is replaced from the top,
+    giving up after as many tries as the stock had cards."""
+    h = A_HANDS + q * K
+    if s[h + TEN] < 2 or s[S_TENS] == 0:
+        return
+    tries = s[S_STOCK_N]
+    while s[h + TEN] > 1 and tries > 0:
+        s[h + TEN] -= 1
+        for i in range(s[S_STOCK_N], 0, -1):          # the 10 goes under the stock
+            s[A_STOCK + i] = s[A_STOCK + i - 1]
+        s[A_STOCK] = TEN
+        s[h + s[A_STOCK + s[S_STOCK_N]]] += 1         # the top card replaces it
+        tries -= 1
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _draw_up(s, rng, q):
+    """Rule 3: draw back up to a full hand; then the tens rule."""
+    while s[A_HAND_N + q] < s[S_HAND_SIZE]:
+        if s[S_STOCK_N] == 0:
+            if not _draw(s, rng, q):
+                break
+        else:
+            s[S_STOCK_N] -= 1
+            s[A_HANDS + q * K + s[A_STOCK + s[S_STOCK_N]]] += 1
+            s[A_HAND_N + q] += 1
+    if s[A_HANDS + q * K + TEN] > 1:
+        _tens(s, q)
+
+
+@njit(**NJIT_OPTIONS)
+def _random_card(s, rng, q):
+    """A card taken at random from q's hand (uniform over cards, kinds ascending), or -1."""
+    if s[A_HAND_N + q] == 0:
+        return -1
+    r = rand_below(rng, s[A_HAND_N + q])
+    h = A_HANDS + q * K
+    for k in range(K):
+        r -= s[h + k]
+        if r < 0:
+            return k
+    return -1
+
+
+@njit(**NJIT_OPTIONS)
+def _move_card(s, src, dst, k):
+    s[A_HANDS + src * K + k] -= 1
+    s[A_HAND_N + src] -= 1
+    s[A_HANDS + dst * K + k] += 1
+    s[A_HAND_N + dst] += 1
+
+
+# ------------------------------------------------------------------ start
+@njit(**NJIT_OPTIONS)
+def start_game(s, rng):
+    """Rule 1: seat n-1 deals one card at a time from seat 0; then the tens rule, seat by seat."""
+    n = s[S_N]
+    s[:] = 0
+    pos = 0
+    for k in range(K):
+        for _ in range(_COUNTS[k]):
+            s[A_STOCK + pos] = k
+            pos += 1
+    s[S_STOCK_N] = pos
+    _shuffle_stock(s, rng)
+    s[S_PILE_N] = 0
+    for p in range(n):
+        s[A_POINTS + p] = s[S_START_POINTS]
+        s[A_OUT + p] = -1
+    for _ in range(s[S_HAND_SIZE]):
+        for p in range(n):
+            s[S_STOCK_N] -= 1
+            s[A_HANDS + p * K + s[A_STOCK + s[S_STOCK_N]]] += 1
+            s[A_HAND_N + p] += 1
+    for p in range(n):
+        _tens(s, p)
+    for p in range(n):
+        mask = 0
+        for k in range(K):
+            if s[A_HANDS + p * K + k] > 0:
+                mask |= 1 << k
+        s[A_DEALT + p] = mask
+    s[S_DIRECTION] = 1
+    s[S_CUR] = 0
+    s[S_MUST] = -1
+    s[S_TURNS] = 0
+    s[S_DUELS] = 0
+    s[S_POINTS_LOST] = 0
+    s[S_OVER] = 0
+    s[S_UNFINISHED] = 0
+    s[S_OUTS] = 0
+    s[S_ALIVE_N] = n
+    s[S_SKIP] = 0
+    s[S_PHASE] = PH_TURN
+    s[S_KIND] = -1
+    s[S_DECIDER] = -1
+    s[S_ASKING] = -1
+    s[S_N_LEGAL] = 0
+    s[S_DUEL_FROM] = -1
+    s[S_DUEL_CARD] = -1
+    s[S_ANSWERER] = -1
+    s[S_VICTIM] = -1
+    s[S_DAMAGE] = 0
+
+
+# ------------------------------------------------------------------ questions
+@njit(inline="always", **NJIT_OPTIONS)
+def _ask(s, phase, kind, seat, card):
+    """A question is pending; the legal answers are already in s[A_LEGAL:]."""
+    s[S_PHASE] = phase
+    s[S_KIND] = kind
+    s[S_DECIDER] = seat
+    s[S_ASKING] = card
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _legal_cards(s, p, must):
+    """Rules 3, 12, 13: the kinds p may play (a 7, or a 6 that copies a 7, needs 4 cards on the pile)."""
+    h = A_HANDS + p * K
+    c = 0
+    if must >= 0 and (s[h + must] > 0 or s[h + JOKER] > 0):
+        for k in range(K):
+            s[A_LEGAL + k] = 0
+        if s[h + must] > 0:
+            s[A_LEGAL + must] = 1
+            c += 1
+        if s[h + JOKER] > 0:
+            s[A_LEGAL + JOKER] = 1
+            c += 1
+        s[S_N_LEGAL] = c
+        return
+    for k in range(K):
+        v = 1 if s[h + k] > 0 else 0
+        s[A_LEGAL + k] = v
+        c += v
+    if s[S_PILE_N] < SEVEN_MIN_PILE:
+        if s[h + SEVEN] > 0:
+            s[A_LEGAL + SEVEN] = 0
+            c -= 1
+        if s[h + SIX] > 0 and s[S_PILE_N] > 0 and s[A_EFF + s[S_PILE_N] - 1] == SEVEN:
+            s[A_LEGAL + SIX] = 0
+            c -= 1
+    s[S_N_LEGAL] = c
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _legal_held(s, p):
+    """Rule 16: any card in hand answers a duel."""
+    h = A_HANDS + p * K
+    c = 0
+    for k in range(K):
+        v = 1 if s[h + k] > 0 else 0
+        s[A_LEGAL + k] = v
+        c += v
+    s[S_N_LEGAL] = c
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _legal_names(s, only):
+    """Rules 13, 15: a rank 9..A (only ``only`` when an 8's name binds the joker)."""
+    for k in range(K):
+        s[A_LEGAL + k] = 0
+    if only >= 0:
+        s[A_LEGAL + only] = 1
+        s[S_N_LEGAL] = 1
+        return
+    for k in range(FIRST_NAME, LAST_NAME + 1):
+        s[A_LEGAL + k] = 1
+    s[S_N_LEGAL] = LAST_NAME - FIRST_NAME + 1
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _legal_opponents(s, p):
+    for k in range(K):
+        s[A_LEGAL + k] = 0
+    c = 0
+    for q in range(s[S_N]):
+        if q != p and s[A_POINTS + q] > 0:
+            s[A_LEGAL + q] = 1
+            c += 1
+    s[S_N_LEGAL] = c
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _single(s):
+    for k in range(K):
+        if s[A_LEGAL + k] != 0:
+            return k
+    return -1
+
+
+# ------------------------------------------------------------------ points
+@njit(**NJIT_OPTIONS)
+def _eliminate(s, c):
+    """Rule 17: out; the hand goes under the stock, kinds ascending."""
+    s[A_OUT + c] = s[S_OUTS]
+    s[S_OUTS] += 1
+    s[S_ALIVE_N] -= 1
+    m = s[A_HAND_N + c]
+    if m > 0:
+        for i in range(s[S_STOCK_N] - 1, -1, -1):
+            s[A_STOCK + i + m] = s[A_STOCK + i]
+        pos = 0
+        h = A_HANDS + c * K
+        for k in range(K):
+            for _ in range(s[h + k]):
+                s[A_STOCK + pos] = k
+                pos += 1
+            s[h + k] = 0
+        s[S_STOCK_N] += m
+        s[A_HAND_N + c] = 0
+    if s[S_ALIVE_N] == 1:
+        s[S_OVER] = 1
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _hit(s, c, damage):
+    s[A_POINTS + c] -= damage
+    s[S_POINTS_LOST] += damage
+    if s[A_POINTS + c] <= 0:
+        _eliminate(s, c)
+
+
+# ------------------------------------------------------------------ effects
+@njit(inline="always", **NJIT_OPTIONS)
+def _play_card(s, rng, p, card, must):
+    """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
+    s[A_HANDS + p * K + card] -= 1
+    s[A_HAND_N + p] -= 1
+    i = s[S_PILE_N]
+    eff = card
+    if card == SIX and i > 0:
+        eff = s[A_EFF + i - 1]
+    s[A_PILE + i] = card
+    s[A_EFF + i] = eff
+    s[A_PILE_COUNTS + card] += 1
+    s[S_PILE_N] = i + 1
+    if card == JOKER:
+        _legal_names(s, must)
+        _ask(s, PH_NAME_JOKER, NAME, p, JOKER)
+        return
+    _effect(s, rng, p, eff)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _effect(s, rng, p, eff):
+    """Rules 6-16: what the card (as it counts) does."""
+    if eff == ACE:
+        s[S_PHASE] = PH_EXTRA_START
+    elif eff == TWO:
+        s[S_SKIP] = 1
+        s[S_PHASE] = PH_END_TURN
+    elif eff == THREE:
+        if s[S_ALIVE_N] > 2:
+            s[S_DIRECTION] = -s[S_DIRECTION]
+        s[S_PHASE] = PH_END_TURN
+    elif eff == FOUR:
+        _four(s, rng, p)
+        s[S_PHASE] = PH_END_TURN
+    elif eff == FIVE:
+        _legal_opponents(s, p)
+        _ask(s, PH_TARGET_FIVE, TARGET, p, FIVE)
+    elif eff == SEVEN:
+        _seven(s, rng)
+        s[S_PHASE] = PH_END_TURN
+    elif eff == EIGHT:
+        _legal_names(s, -1)
+        _ask(s, PH_NAME_EIGHT, NAME, p, EIGHT)
+    elif eff == NINE:
+        _legal_opponents(s, p)
+        _ask(s, PH_TARGET_NINE, TARGET, p, NINE)
+    elif eff >= FIRST_DUEL and eff <= LAST_DUEL:
+        _duel(s, p, eff)
+    else:  # a 6 with nothing under it
+        s[S_PHASE] = PH_END_TURN
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _duel(s, p, eff):
+    """Rule 16: the next player must answer; C is fixed now unless the starter chooses."""
+    n = s[S_N]
+    d = s[S_DIRECTION]
+    s[S_DUELS] += 1
+    b = _next(s, n, p, d)
+    s[S_DUEL_FROM] = p
+    s[S_DUEL_CARD] = eff
+    s[S_ANSWERER] = b
+    if s[S_CHOSEN] != 0:
+        s[S_VICTIM] = -1
+    elif s[S_ALIVE_N] == 2:
+        s[S_VICTIM] = b
+    else:
+        s[S_VICTIM] = _next(s, n, b, d)
+    _legal_held(s, b)
+    _ask(s, PH_ANSWER, ANSWER, b, eff)
+
+
+@njit(**NJIT_OPTIONS)
+def _four(s, rng, p):
+    """Rule 9: the hand (kinds ascending) onto the stock, shuffle, draw a full hand."""
+    h = A_HANDS + p * K
+    pos = s[S_STOCK_N]
+    for k in range(K):
+        for _ in range(s[h + k]):
+            s[A_STOCK + pos] = k
+            pos += 1
+        s[h + k] = 0
+    s[A_HAND_N + p] = 0
+    s[S_STOCK_N] = pos
+    _shuffle_stock(s, rng)
+    for _ in range(s[S_HAND_SIZE]):
+        if not _draw(s, rng, p):
+            break
+    _tens(s, p)
+
+
+@njit(**NJIT_OPTIONS)
+def _seven(s, rng):
+    """Rule 12: the pile's top five cards (pile order) onto the stock, shuffle."""
+    lo = s[S_PILE_N] - SEVEN_TAKES
+    pos = s[S_STOCK_N]
+    for i in range(lo, s[S_PILE_N]):
+        k = s[A_PILE + i]
+        s[A_STOCK + pos] = k
+        s[A_PILE_COUNTS + k] -= 1
+        pos += 1
+    s[S_PILE_N] = lo
+    s[S_STOCK_N] = pos
+    _shuffle_stock(s, rng)
+
+
+@njit(**NJIT_OPTIONS)
+def _five(s, rng, p, q):
+    """Rule 10: p takes a random card from q; q draws one at once."""
+    k = _random_card(s, rng, q)
+    if k < 0:
+        return
+    _move_card(s, q, p, k)
+    _tens(s, p)
+    _draw(s, rng, q)
+    _tens(s, q)
+
+
+@njit(**NJIT_OPTIONS)
+def _nine(s, rng, p, q):
+    """Rule 14: each takes a random card from the other (q's card is drawn first)."""
+    kq = _random_card(s, rng, q)
+    kp = _random_card(s, rng, p)
+    if kq >= 0:
+        _move_card(s, q, p, kq)
+    if kp >= 0:
+        _move_card(s, p, q, kp)
+    _tens(s, p)
+    _tens(s, q)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _answer(s, rng, card):
+    """Rule 16: the answer goes onto the pile without its effect (a 6 is the duel card)."""
+    b = s[S_ANSWERER]
+    if card < 0:
+        _answer_done(s, rng, 0)
+        return
+    s[A_HANDS + b * K + card] -= 1
+    s[A_HAND_N + b] -= 1
+    i = s[S_PILE_N]
+    eff = s[A_EFF + i - 1] if card == SIX else card
+    s[A_PILE + i] = card
+    s[A_EFF + i] = eff
+    s[A_PILE_COUNTS + card] += 1
+    s[S_PILE_N] = i + 1
+    if card == JOKER:
+        _legal_names(s, -1)
+        _ask(s, PH_NAME_ANSWER, NAME, b, JOKER)
+        return
+    _answer_done(s, rng, _VALUE[eff])
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _answer_done(s, rng, value):
+    _draw_up(s, rng, s[S_ANSWERER])
+    damage = DUEL_VALUE - value
+    if damage > 0:
+        if s[S_CHOSEN] != 0:
+            s[S_DAMAGE] = damage
+            _legal_opponents(s, s[S_DUEL_FROM])
+            _ask(s, PH_TARGET_VICTIM, TARGET, s[S_DUEL_FROM], s[S_DUEL_CARD])
+            return
+        _hit(s, s[S_VICTIM], damage)
+    _duel_end(s)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _duel_end(s):
+    s[S_DUEL_FROM] = -1
+    s[S_DUEL_CARD] = -1
+    s[S_ANSWERER] = -1
+    s[S_VICTIM] = -1
+    s[S_DAMAGE] = 0
+    s[S_PHASE] = PH_OVER if s[S_OVER] != 0 else PH_END_TURN
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _resolve(s, rng, move):
+    """The pending question's answer (``move``; -1 when nothing was possible) and its effect."""
+    ph = s[S_PHASE]
+    p = s[S_CUR]
+    if ph == PH_PLAY:
+        must = s[S_MUST]
+        s[S_MUST] = -1
+        if move < 0:
+            s[S_PHASE] = PH_END_TURN     # rule 3: a pass
+        else:
+            _play_card(s, rng, p, move, must)
+    elif ph == PH_EXTRA:
+        if move < 0:
+            s[S_PHASE] = PH_END_TURN
+        else:
+            _play_card(s, rng, p, move, -1)
+    elif ph == PH_NAME_JOKER:
+        s[A_EFF + s[S_PILE_N] - 1] = move
+        _effect(s, rng, p, move)
+    elif ph == PH_NAME_EIGHT:
+        s[S_MUST] = move
+        s[S_PHASE] = PH_END_TURN
+    elif ph == PH_TARGET_FIVE:
+        _five(s, rng, p, move)
+        s[S_PHASE] = PH_END_TURN
+    elif ph == PH_TARGET_NINE:
+        _nine(s, rng, p, move)
+        s[S_PHASE] = PH_END_TURN
+    elif ph == PH_ANSWER:
+        _answer(s, rng, move)
+    elif ph == PH_NAME_ANSWER:
+        s[A_EFF + s[S_PILE_N] - 1] = move
+        _answer_done(s, rng, _VALUE[move])
+    elif ph == PH_TARGET_VICTIM:
+        _hit(s, move, s[S_DAMAGE])
+        _duel_end(s)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _run(s, rng):
+    """Play forced steps until a question with two or more answers is pending."""
+    while True:
+        ph = s[S_PHASE]
+        if ph == PH_TURN:
+            if s[S_TURNS] >= s[S_TURN_CAP]:                 # rule 18
+                s[S_OVER] = 1
+                s[S_UNFINISHED] = 1
+                s[S_PHASE] = PH_OVER
+                continue
+            s[S_TURNS] += 1
+            _legal_cards(s, s[S_CUR], s[S_MUST])
+            _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
+        elif ph == PH_END_TURN:                         # rule 3, rule 7
+            p = s[S_CUR]
+            _draw_up(s, rng, p)
+            q = _next(s, s[S_N], p, s[S_DIRECTION])
+            if s[S_SKIP] != 0:
+                s[S_SKIP] = 0
+                q = _next(s, s[S_N], q, s[S_DIRECTION])
+            s[S_CUR] = q
+            s[S_PHASE] = PH_TURN
+        elif ph == PH_EXTRA_START:
+            _legal_cards(s, s[S_CUR], -1)
+            _ask(s, PH_EXTRA, EXTRA, s[S_CUR], ACE)
+        elif ph == PH_OVER:
+            s[S_KIND] = -1
+            s[S_DECIDER] = -1
+            s[S_ASKING] = -1
+            s[S_N_LEGAL] = 0
+            return DONE
+        else:
+            c = s[S_N_LEGAL]
+            if c >= 2:
+                return s[S_KIND]
+            _resolve(s, rng, _single(s) if c == 1 else -1)
+
+
+@njit(**NJIT_OPTIONS)
+def advance(s, rng):
+    return _run(s, rng)
+
+
+@njit(**NJIT_OPTIONS)
+def decider(s):
+    return s[S_DECIDER]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _kinds(s, o):
+    return (s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4], s[o + 5], s[o + 6], s[o + 7],
+            s[o + 8], s[o + 9], s[o + 10], s[o + 11], s[o + 12], s[o + 13])
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _seats(s, o):
+    return (s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4])
+
+
+@njit(**NJIT_OPTIONS)
+def _view(s):
+    p = s[S_DECIDER]
+    top = s[A_EFF + s[S_PILE_N] - 1] if s[S_PILE_N] > 0 else -1
+    return View(p, s[S_KIND], s[S_ASKING], _kinds(s, A_HANDS + p * K), _kinds(s, A_LEGAL), s[S_N_LEGAL],
+                s[S_MUST], top, s[S_PILE_N], _kinds(s, A_PILE_COUNTS), _seats(s, A_POINTS),
+                _seats(s, A_HAND_N), s[S_DIRECTION], s[S_STOCK_N], s[S_N], s[S_CUR], s[S_DUEL_FROM],
+                s[S_VICTIM], s[S_DAMAGE])
+
+
+@njit(**NJIT_OPTIONS)
+def view_play(s):
+    return _view(s)
+
+
+@njit(**NJIT_OPTIONS)
+def view_extra(s):
+    return _view(s)
+
+
+@njit(**NJIT_OPTIONS)
+def view_name(s):
+    return _view(s)
+
+
+@njit(**NJIT_OPTIONS)
+def view_target(s):
+    return _view(s)
+
+
+@njit(**NJIT_OPTIONS)
+def view_answer(s):
+    return _view(s)
+
+
+@njit(**NJIT_OPTIONS)
+def is_legal(s, kind, move):
+    if s[S_PHASE] == PH_OVER or kind != s[S_KIND] or move < 0 or move >= K:
+        return False
+    return s[A_LEGAL + move] != 0
+
+
+@njit(**NJIT_OPTIONS)
+def apply(s, rng, kind, move):
+    _resolve(s, rng, move)
+    _run(s, rng)
+
+
+# ------------------------------------------------------------------ outcome
+@njit(**NJIT_OPTIONS)
+def write_result(s, seat_out, game_out):
+    """seat_out[p] = (win, rank, points, dealt_mask); game_out = (turns, duels, points_lost, unfinished)."""
+    n = s[S_N]
+    unfinished = s[S_UNFINISHED] != 0
+    for p in range(n):
+        pts = s[A_POINTS + p]
+        kp = (np.int64(1) << 40) + pts if pts > 0 else s[A_OUT + p]
+        better = 0
+        for q in range(n):
+            kq = (np.int64(1) << 40) + s[A_POINTS + q] if s[A_POINTS + q] > 0 else s[A_OUT + q]
+            if kq > kp:
+                better += 1
+        seat_out[p, 0] = 1 if (better == 0 and not unfinished and pts > 0) else 0
+        seat_out[p, 1] = better + 1
+        seat_out[p, 2] = pts
+        seat_out[p, 3] = s[A_DEALT + p]
+    game_out[0] = s[S_TURNS]
+    game_out[1] = s[S_DUELS]
+    game_out[2] = s[S_POINTS_LOST]
+    game_out[3] = s[S_UNFINISHED]
+
+
+@njit(**NJIT_OPTIONS)
+def snapshot_size(n, params):
+    return HEAD + 2 * n + n * K + 3 * params[P_DECK]
+
+
+@njit(**NJIT_OPTIONS)
+def snapshot(s, out):
+    """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
+    waiting = s[S_PHASE] != PH_OVER
+    mask = 0
+    if waiting:
+        for k in range(K):
+            if s[A_LEGAL + k] != 0:
+                mask |= 1 << k
+    head = (s[S_CUR], s[S_DIRECTION], s[S_MUST], s[S_TURNS], s[S_DUELS], s[S_POINTS_LOST], s[S_OVER],
+            s[S_UNFINISHED], s[S_OUTS], s[S_STOCK_N], s[S_PILE_N],
+            s[S_KIND] if waiting else -1, s[S_DECIDER] if waiting else -1, mask,
+            s[S_ASKING] if waiting else -1, s[S_DUEL_FROM], s[S_VICTIM], s[S_DAMAGE])
+    i = 0
+    for x in head:
+        out[i] = x
+        i += 1
+    n = s[S_N]
+    for p in range(n):
+        out[i] = s[A_POINTS + p]
+        out[i + n] = s[A_OUT + p]
+        i += 1
+    i += n
+    for p in range(n):
+        for k in range(K):
+            out[i] = s[A_HANDS + p * K + k]
+            i += 1
+    d = s[S_DECK]
+    for j in range(d):
+        out[i + j] = s[A_STOCK + j] if j < s[S_STOCK_N] else -1
+    i += d
+    for j in range(d):
+        out[i + j] = s[A_PILE + j] if j < s[S_PILE_N] else -1
+    i += d
+    for j in range(d):
+        out[i + j] = s[A_EFF + j] if j < s[S_PILE_N] else -1

@@ -1,0 +1,561 @@
+"""Every statistic of a report, from the tidy frame of all games of an experiment.
+
+The frame has one row per (cell, line-up, game, seat) (simcards.simulate.to_frame
+plus the columns ``cell``, ``lineup``, ``players``, ``part``). The line-ups of a
+cell are played on the same game indices with the same seed, so game index g
+is the same deal in every line-up of a cell (common random numbers).
+
+Units of observation: a win rate's unit is the deal (game index) of a cell. A
+strategy's score in deal g is the mean win share of its seats, averaged over
+the cell's line-ups that hold it; deals are independent, line-ups on one deal
+are not, so counting deals (not line-up games) keeps every interval honest.
+Intervals are 95% (simcards.stats.CONFIDENCE): Wilson for win rates, t for
+paired differences and mean lengths, normal for the card-balance difference
+(Mantel-Haenszel weights over player counts) and for ratings (Fisher information).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.weightstats import DescrStatsW
+
+from simcards.report.experiment import MAIN, SWEEP, Cell, Experiment
+from simcards.stats import CONFIDENCE, wilson
+
+Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
+#: The Plackett-Luce fit runs in Python over every game; above this many games it
+#: uses the lowest game indices of every cell (the report says how many).
+RATING_MAX_GAMES = 20_000
+RATING_ALPHA = 0.01  # choix regularisation: keeps a strategy that never wins finite
+
+
+# ------------------------------------------------------------------ helpers
+def cell_frame(exp: Experiment) -> pd.DataFrame:
+    return pd.DataFrame([{"cell": c.id, "part": c.part, "players": c.players,
+                          "sweep_value": "" if c.sweep_value is None else str(c.sweep_value),
+                          "lineups": len(c.lineups),
+                          "mirror_lineups": sum(c.mirror)} for c in exp.cells])
+
+
+def mirror_lineups(exp: Experiment, offsets: dict[int, int]) -> set[int]:
+    """Global ids of the line-ups where every seat plays the same strategy."""
+    return {offsets[c.id] + i for c in exp.cells for i, m in enumerate(c.mirror) if m}
+
+
+def lineup_offsets(exp: Experiment) -> dict[int, int]:
+    """First global line-up id of every cell (line-up ids run through the cells in order)."""
+    out, k = {}, 0
+    for c in exp.cells:
+        out[c.id] = k
+        k += len(c.lineups)
+    return out
+
+
+def length_columns(spec) -> list[str]:
+    """Game-length columns: ``rounds`` (if the game has it) and the step column."""
+    step = spec.extra.get("step_column", "turns")
+    cols = [c for c in ("rounds",) if c in spec.game_columns and c != step]
+    if step in spec.game_columns:
+        cols.append(step)
+    return cols
+
+
+def _wilson_rows(df: pd.DataFrame, wins: str = "wins", games: str = "games") -> pd.DataFrame:
+    low, high = wilson(df[wins].to_numpy(float), df[games].to_numpy(float))
+    df = df.copy()
+    df["win_rate"] = df[wins] / df[games]
+    df["ci_low"] = low
+    df["ci_high"] = high
+    return df
+
+
+def _cell_info(df: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    info = cell_frame(exp)[["cell", "part", "players", "sweep_value"]]
+    return df.merge(info, on="cell", how="left")
+
+
+# ------------------------------------------------------------------ win rates
+def strategy_scores(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Score of every strategy in every deal of every cell (mirror line-ups left out).
+
+    Columns cell, game, strategy, score (mean win share over its seats and line-ups)."""
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    rows = frame[~frame["lineup"].isin(mirrors)]
+    if rows.empty:
+        return pd.DataFrame(columns=["cell", "game", "strategy", "score"])
+    per_lineup = rows.groupby(["cell", "lineup", "game", "strategy"], observed=True)["win_share"].mean()
+    out = per_lineup.groupby(level=["cell", "game", "strategy"], observed=True).mean()
+    out = out.rename("score").reset_index()
+    out["strategy"] = out["strategy"].astype(str)
+    return out
+
+
+def strategy_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Win rate per strategy per cell with a 95% Wilson interval (unit: the deal)."""
+    scores = strategy_scores(frame, exp)
+    cols = ["cell", "part", "players", "sweep_value", "strategy", "games", "wins", "win_rate",
+            "ci_low", "ci_high", "fair_share"]
+    if scores.empty:
+        return pd.DataFrame(columns=cols)
+    agg = scores.groupby(["cell", "strategy"])["score"].agg(wins="sum", games="count").reset_index()
+    agg = _cell_info(_wilson_rows(agg), exp)
+    agg["fair_share"] = 1.0 / agg["players"]
+    return agg[cols].sort_values(["cell", "win_rate"], ascending=[True, False], ignore_index=True)
+
+
+def seat_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Win rate per seat per cell with a 95% Wilson interval (unit: the deal).
+
+    Seat advantage is read from the cell's mirror line-ups (every seat the same
+    strategy) where it has some, else from all its line-ups."""
+    offsets = lineup_offsets(exp)
+    mirrors = mirror_lineups(exp, offsets)
+    parts = []
+    for cell in exp.cells:
+        rows = frame[frame["cell"] == cell.id]
+        basis = "mirror line-ups" if any(cell.mirror) else "all line-ups"
+        if any(cell.mirror):
+            rows = rows[rows["lineup"].isin(mirrors)]
+        per_deal = rows.groupby(["seat", "game"])["win_share"].mean()
+        agg = per_deal.groupby(level="seat").agg(wins="sum", games="count").reset_index()
+        agg["cell"] = cell.id
+        agg["basis"] = basis
+        parts.append(agg)
+    out = _cell_info(_wilson_rows(pd.concat(parts, ignore_index=True)), exp)
+    out["fair_share"] = 1.0 / out["players"]
+    return out[["cell", "part", "players", "sweep_value", "seat", "basis", "games", "wins",
+                "win_rate", "ci_low", "ci_high", "fair_share"]]
+
+
+# ------------------------------------------------------------------ pairwise comparisons
+def _lineup_matrix(frame: pd.DataFrame, cell: Cell, mirrors: set[int]) -> pd.DataFrame:
+    """Per deal (rows) the mean win share of each (line-up, strategy) (columns)."""
+    rows = frame[(frame["cell"] == cell.id) & ~frame["lineup"].isin(mirrors)]
+    x = rows.groupby(["game", "lineup", "strategy"], observed=True)["win_share"].mean()
+    x = x.unstack(["lineup", "strategy"])
+    return x
+
+
+def paired_difference(d: np.ndarray) -> tuple[float, float, float, float]:
+    """Mean of paired differences, its 95% t interval and the two-sided t-test p-value (statsmodels)."""
+    d = np.asarray(d, float)
+    mean = float(d.mean())
+    if len(d) > 1 and d.var() > 0:
+        stats = DescrStatsW(d)
+        p_value = float(stats.ttest_mean(0.0)[1])
+        low, high = (float(v) for v in stats.tconfint_mean(alpha=1 - CONFIDENCE))
+        return mean, low, high, p_value
+    return mean, mean, mean, (1.0 if mean == 0 else 0.0)
+
+
+def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Every pair of strategies in every main cell: paired difference over deals.
+
+    d(g) = score_A(g) - score_B(g); the t-test on d (statsmodels) gives the
+    p-value, corrected over all pairs of the report by Holm's method; the
+    effect is the mean of d in percentage points with its 95% interval.
+
+    Common random numbers: var_crn is the variance of d(g) as played (all
+    line-ups on the same deals); var_independent is what it would be if every
+    line-up had been dealt its own games (the sum of each line-up's own
+    variance), so crn_saving = 1 - var_crn / var_independent.
+    """
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    records = []
+    for cell in exp.cells:
+        if cell.part != MAIN:
+            continue
+        x = _lineup_matrix(frame, cell, mirrors)
+        if x.empty:
+            continue
+        names = sorted({s for _, s in x.columns})
+        by_strategy = {s: [c for c in x.columns if c[1] == s] for s in names}
+        for a, b in itertools.combinations(names, 2):
+            ca, cb = by_strategy[a], by_strategy[b]
+            xa = x[ca].to_numpy(float)
+            xb = x[cb].to_numpy(float)
+            d = xa.mean(axis=1) - xb.mean(axis=1)
+            var_crn = float(np.var(d, ddof=1)) if len(d) > 1 else float("nan")
+            var_ind = 0.0
+            for lineup in sorted({l for l, _ in ca + cb}):
+                part = np.zeros(len(d))
+                if (lineup, a) in ca:
+                    part += x[(lineup, a)].to_numpy(float) / len(ca)
+                if (lineup, b) in cb:
+                    part -= x[(lineup, b)].to_numpy(float) / len(cb)
+                var_ind += float(np.var(part, ddof=1)) if len(d) > 1 else float("nan")
+            mean, low, high, p_value = paired_difference(d)
+            saving = 1 - var_crn / var_ind if var_ind > 0 else float("nan")
+            records.append({"cell": cell.id, "players": cell.players, "a": a, "b": b,
+                            "games": len(d), "diff_pp": 100 * mean, "ci_low_pp": 100 * low,
+                            "ci_high_pp": 100 * high, "p_value": p_value, "var_crn": var_crn,
+                            "var_independent": var_ind, "crn_saving": saving})
+    out = pd.DataFrame(records, columns=["cell", "players", "a", "b", "games", "diff_pp", "ci_low_pp",
+                                         "ci_high_pp", "p_value", "var_crn", "var_independent",
+                                         "crn_saving"])
+    if len(out):
+        reject, p_holm, _, _ = multipletests(out["p_value"].to_numpy(), alpha=1 - CONFIDENCE,
+                                             method="holm")
+        out["p_holm"] = p_holm
+        out["significant"] = reject
+    else:
+        out["p_holm"] = []
+        out["significant"] = []
+    return out
+
+
+def crn_summary(pairs: pd.DataFrame) -> dict:
+    """Variance of all pairwise differences as played against with independent deals."""
+    ok = pairs.dropna(subset=["var_crn", "var_independent"])
+    ok = ok[ok["var_independent"] > 0]
+    if ok.empty:
+        return {"pairs": 0}
+    crn, ind = float(ok["var_crn"].sum()), float(ok["var_independent"].sum())
+    saving = 1 - crn / ind
+    return {"pairs": int(len(ok)), "var_crn": crn, "var_independent": ind, "saving": saving,
+            "games_factor": ind / crn if crn > 0 else float("inf"),
+            "median_saving": float(ok["crn_saving"].median())}
+
+
+# ------------------------------------------------------------------ rating (Plackett-Luce)
+def ranking_events(ranks: np.ndarray, items: np.ndarray) -> list[tuple[int, list[int]]]:
+    """Top-1 choice events of one game for a Plackett-Luce fit.
+
+    ``ranks[p]`` is seat p's place (1 = best, equal = tied), ``items[p]`` its
+    strategy's item id. Places are taken best first: each seat of the best
+    remaining place is chosen from all seats still in play (ties share the
+    choice set, Breslow's method); a last group of tied seats gives no event.
+    The same strategy in several seats is the same item several times, which is
+    the Plackett-Luce likelihood with multiplicities.
+    """
+    order = np.argsort(ranks, kind="stable")
+    remaining = list(order)
+    events = []
+    for place in np.unique(ranks):
+        group = [p for p in remaining if ranks[p] == place]
+        if len(group) == len(remaining):
+            break
+        for p in group:
+            events.append((int(items[p]), [int(items[q]) for q in remaining if q != p]))
+        remaining = [p for p in remaining if ranks[p] != place]
+    return events
+
+
+def plackett_luce(n_items: int, events: list[tuple[int, list[int]]],
+                  alpha: float = RATING_ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Maximum-likelihood strengths (choix I-LSR) and their standard errors.
+
+    Strengths are centred log-weights; the standard errors come from the
+    observed Fisher information, sum over events of diag(p) - p p^T with p the
+    choice probabilities over items (seats of one item add up)."""
+    import choix
+    theta = choix.ilsr_top1(n_items, events, alpha=alpha, max_iter=1000, tol=1e-8)
+    sets: dict[tuple[int, ...], int] = {}
+    for winner, losers in events:
+        key = tuple(np.bincount([winner] + list(losers), minlength=n_items))
+        sets[key] = sets.get(key, 0) + 1
+    info = np.zeros((n_items, n_items))
+    w = np.exp(theta)
+    for key, count in sets.items():
+        m = np.asarray(key, float) * w
+        p = m / m.sum()
+        info += count * (np.diag(p) - np.outer(p, p))
+    cov = np.linalg.pinv(info)
+    return theta, np.sqrt(np.clip(np.diag(cov), 0, None))
+
+
+def _games_for_rating(frame: pd.DataFrame, limit: int) -> pd.DataFrame:
+    """All games, or the lowest game indices of every cell so that at most ``limit`` games are used."""
+    keys = frame[["cell", "lineup", "game"]].drop_duplicates()
+    if len(keys) <= limit:
+        return frame
+    counts = keys.groupby("game").size().sort_index().cumsum()
+    last = counts.index[counts.to_numpy() <= limit]
+    top = int(last.max()) if len(last) else int(counts.index.min())
+    return frame[frame["game"] <= top]
+
+
+@dataclass
+class Rating:
+    table: pd.DataFrame
+    games_used: int = 0
+    games_total: int = 0
+    unfinished_left_out: int = 0
+    events: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def rating(frame: pd.DataFrame, exp: Experiment, limit: int = RATING_MAX_GAMES) -> Rating | None:
+    """Plackett-Luce rating of every strategy from the main cells' multiplayer results."""
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    main = [c.id for c in exp.cells if c.part == MAIN]
+    rows = frame[frame["cell"].isin(main) & ~frame["lineup"].isin(mirrors)]
+    if rows.empty or rows["strategy"].astype(str).nunique() < 2:
+        return None
+    unfinished = 0
+    if "unfinished" in rows:
+        unfinished = int(rows.loc[rows["unfinished"].astype(bool), ["cell", "lineup", "game"]]
+                         .drop_duplicates().shape[0])
+        rows = rows[~rows["unfinished"].astype(bool)]
+    total = int(rows[["cell", "lineup", "game"]].drop_duplicates().shape[0])
+    used = _games_for_rating(rows, limit).sort_values(["cell", "lineup", "game", "seat"])
+    names = sorted(used["strategy"].astype(str).unique())
+    index = {s: i for i, s in enumerate(names)}
+    items = used["strategy"].astype(str).map(index).to_numpy()
+    ranks = used["rank"].to_numpy()
+    sizes = used.groupby(["cell", "lineup", "game"], sort=False).size().to_numpy()
+    events = []
+    start = 0
+    for size in sizes:
+        events += ranking_events(ranks[start:start + size], items[start:start + size])
+        start += size
+    theta, se = plackett_luce(len(names), events)
+    wins = np.bincount([w for w, _ in events], minlength=len(names))
+    table = pd.DataFrame({"strategy": names, "strength": theta, "se": se,
+                          "ci_low": theta - Z * se, "ci_high": theta + Z * se,
+                          "first_choices": wins})
+    table = table.sort_values("strength", ascending=False, ignore_index=True)
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    # P(beats the next strategy down in a two-seat game) = logistic of the difference
+    nxt = table["strength"].shift(-1)
+    table["p_beats_next"] = 1 / (1 + np.exp(-(table["strength"] - nxt)))
+    return Rating(table, games_used=int(len(sizes)), games_total=total,
+                  unfinished_left_out=unfinished, events=len(events))
+
+
+def head_to_head(frame: pd.DataFrame, exp: Experiment) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Share of seat-against-seat comparisons in one game that A placed better than B (ties half).
+
+    Main cells, mirror line-ups and unfinished games left out. Returns (share, comparisons)."""
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    main = [c.id for c in exp.cells if c.part == MAIN]
+    rows = frame[frame["cell"].isin(main) & ~frame["lineup"].isin(mirrors)]
+    if "unfinished" in rows:
+        rows = rows[~rows["unfinished"].astype(bool)]
+    names = sorted(rows["strategy"].astype(str).unique())
+    k = len(names)
+    won = np.zeros((k, k))
+    seen = np.zeros((k, k))
+    index = {s: i for i, s in enumerate(names)}
+    for _, lineup_rows in rows.groupby("lineup"):
+        ranks = lineup_rows.pivot(index="game", columns="seat", values="rank").to_numpy()
+        seat_strategy = (lineup_rows.drop_duplicates("seat").sort_values("seat")["strategy"]
+                         .astype(str).map(index).to_numpy())
+        for i, j in itertools.permutations(range(ranks.shape[1]), 2):
+            a, b = seat_strategy[i], seat_strategy[j]
+            if a == b:
+                continue
+            won[a, b] += float(np.sum(ranks[:, i] < ranks[:, j]) + 0.5 * np.sum(ranks[:, i] == ranks[:, j]))
+            seen[a, b] += ranks.shape[0]
+    share = np.divide(won, seen, out=np.full((k, k), np.nan), where=seen > 0)
+    return (pd.DataFrame(share, index=names, columns=names),
+            pd.DataFrame(seen.astype(np.int64), index=names, columns=names))
+
+
+# ------------------------------------------------------------------ game length
+def game_lengths(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """One row per (cell, line-up, game) with the length columns."""
+    cols = length_columns(exp.spec)
+    extra = ["unfinished"] if "unfinished" in frame else []
+    games = frame[frame["seat"] == 0][["cell", "lineup", "game"] + cols + extra]
+    return _cell_info(games.reset_index(drop=True), exp)
+
+
+def length_summary(lengths: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Per cell and length column: mean with 95% interval (unit: the deal), quantiles, unfinished."""
+    records = []
+    for cell in exp.cells:
+        g = lengths[lengths["cell"] == cell.id]
+        for col in length_columns(exp.spec):
+            per_deal = g.groupby("game")[col].mean().to_numpy(float)
+            if len(per_deal) > 1 and per_deal.std() > 0:
+                low, high = DescrStatsW(per_deal).tconfint_mean(alpha=1 - CONFIDENCE)
+            else:
+                low = high = float(per_deal.mean())
+            values = g[col].to_numpy(float)
+            records.append({"cell": cell.id, "column": col, "games": len(values),
+                            "mean": float(values.mean()), "ci_low": float(low), "ci_high": float(high),
+                            "p10": float(np.percentile(values, 10)), "median": float(np.median(values)),
+                            "p90": float(np.percentile(values, 90)), "max": float(values.max()),
+                            "unfinished": int(g["unfinished"].sum()) if "unfinished" in g else 0})
+    return _cell_info(pd.DataFrame(records), exp)
+
+
+# ------------------------------------------------------------------ card balance
+def stratified_difference(x1, n1, x0, n0) -> tuple[np.ndarray, np.ndarray]:
+    """Difference of two proportions over strata (rows), Mantel-Haenszel weights n1*n0/(n1+n0).
+
+    Arrays of shape (strata, k): successes and trials of group 1 and group 0.
+    Returns the pooled difference and its standard error per column (NaN where
+    no stratum has both groups). With one stratum this is the Wald difference."""
+    x1, n1, x0, n0 = (np.asarray(a, float) for a in (x1, n1, x0, n0))
+    ok = (n1 > 0) & (n0 > 0)
+    p1 = np.divide(x1, n1, out=np.zeros_like(x1), where=n1 > 0)
+    p0 = np.divide(x0, n0, out=np.zeros_like(x0), where=n0 > 0)
+    w = np.where(ok, n1 * n0 / np.maximum(n1 + n0, 1), 0.0)
+    v = np.where(ok, p1 * (1 - p1) / np.maximum(n1, 1) + p0 * (1 - p0) / np.maximum(n0, 1), 0.0)
+    wsum = w.sum(0)
+    keep = wsum > 0
+    diff = np.divide((w * (p1 - p0)).sum(0), wsum, out=np.full(wsum.shape, np.nan), where=keep)
+    se = np.sqrt(np.divide((w ** 2 * v).sum(0), wsum ** 2, out=np.full(wsum.shape, np.nan), where=keep))
+    return diff, se
+
+
+def card_balance(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
+    """For every card kind: win rate of seats dealt it against seats not dealt it.
+
+    Rows: main cells, the mirror line-ups where the experiment has some (the
+    seat's strategy then does not differ between the groups), else all. The
+    difference is stratified by player count (Mantel-Haenszel weights
+    n1*n0/(n1+n0)) because the fair share differs; rates are pooled, each with
+    a Wilson interval. Seats are the unit here (a seat's hand is what differs).
+    """
+    names = exp.spec.extra.get("card_names")
+    if "dealt_mask" not in exp.spec.seat_columns or not names:
+        return None
+    offsets = lineup_offsets(exp)
+    mirrors = mirror_lineups(exp, offsets)
+    main = [c.id for c in exp.cells if c.part == MAIN]
+    rows = frame[frame["cell"].isin(main)]
+    basis = "all line-ups"
+    if rows["lineup"].isin(mirrors).any():
+        rows = rows[rows["lineup"].isin(mirrors)]
+        basis = "mirror line-ups"
+    k = len(names)
+    masks = rows["dealt_mask"].to_numpy(np.int64)
+    bits = ((masks[:, None] >> np.arange(k, dtype=np.int64)[None, :]) & 1).astype(float)
+    share = rows["win_share"].to_numpy(float)
+    players = rows["players"].to_numpy()
+    strata = np.unique(players)
+    sx1 = np.zeros((len(strata), k)); sn1 = np.zeros((len(strata), k))
+    sx0 = np.zeros((len(strata), k)); sn0 = np.zeros((len(strata), k))
+    for i, n in enumerate(strata):
+        sel = players == n
+        b = bits[sel]
+        s = share[sel]
+        sx1[i] = (b * s[:, None]).sum(0)
+        sn1[i] = b.sum(0)
+        sx0[i] = s.sum() - sx1[i]
+        sn0[i] = len(s) - sn1[i]
+    x1, n1, x0, n0 = sx1.sum(0), sn1.sum(0), sx0.sum(0), sn0.sum(0)
+    diff, se = stratified_difference(sx1, sn1, sx0, sn0)
+    keep = ~np.isnan(diff)
+    lo1, hi1 = wilson(x1[keep], n1[keep])
+    lo0, hi0 = wilson(x0[keep], n0[keep])
+    out = pd.DataFrame({"kind": np.arange(k)[keep], "card": np.asarray(names, dtype=object)[keep],
+                        "dealt_seats": n1[keep].astype(np.int64), "not_dealt_seats": n0[keep].astype(np.int64),
+                        "rate_dealt": x1[keep] / n1[keep], "dealt_low": lo1, "dealt_high": hi1,
+                        "rate_not": x0[keep] / n0[keep], "not_low": lo0, "not_high": hi0,
+                        "diff_pp": 100 * diff[keep], "ci_low_pp": 100 * (diff - Z * se)[keep],
+                        "ci_high_pp": 100 * (diff + Z * se)[keep]})
+    out["basis"] = basis
+    return out.sort_values("diff_pp", ascending=False, ignore_index=True)
+
+
+# ------------------------------------------------------------------ rule sweep
+def sweep_summary(seats: pd.DataFrame, strategies: pd.DataFrame, lengths: pd.DataFrame,
+                  exp: Experiment) -> pd.DataFrame | None:
+    """Per sweep value and player count: seat spread, strategy spread, mean lengths."""
+    if exp.sweep_option is None:
+        return None
+    records = []
+    for cell in exp.cells:
+        if cell.part != SWEEP:
+            continue
+        s = seats[seats["cell"] == cell.id]
+        t = strategies[strategies["cell"] == cell.id]
+        rec = {"cell": cell.id, "value": cell.sweep_value, "players": cell.players,
+               "seat_spread_pp": 100 * (s["win_rate"].max() - s["win_rate"].min()),
+               "seat0_edge_pp": 100 * float(s.loc[s["seat"] == 0, "win_rate"].iloc[0] - 1 / cell.players),
+               "strategy_spread_pp": (100 * (t["win_rate"].max() - t["win_rate"].min())
+                                      if len(t) > 1 else float("nan"))}
+        for _, row in lengths[lengths["cell"] == cell.id].iterrows():
+            rec[f"mean_{row['column']}"] = row["mean"]
+            rec[f"{row['column']}_low"] = row["ci_low"]
+            rec[f"{row['column']}_high"] = row["ci_high"]
+            rec["unfinished"] = row["unfinished"]
+        records.append(rec)
+    return pd.DataFrame(records)
+
+
+# ------------------------------------------------------------------ everything, and precision
+@dataclass
+class Results:
+    strategies: pd.DataFrame
+    seats: pd.DataFrame
+    pairs: pd.DataFrame
+    crn: dict
+    rating: Rating | None
+    h2h: tuple[pd.DataFrame, pd.DataFrame]
+    lengths: pd.DataFrame
+    length_table: pd.DataFrame
+    cards: pd.DataFrame | None
+    sweep: pd.DataFrame | None
+    intervals: pd.DataFrame
+
+
+def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pairs: pd.DataFrame,
+              cards: pd.DataFrame | None) -> pd.DataFrame:
+    """Every interval on the probability scale, with its half-width and the cells it rests on.
+
+    These are the intervals ``--precision`` drives below the target: win rates
+    per strategy and per seat, pairwise differences, card-balance rates and
+    differences. Ratings (log strengths) and lengths (turns) are not probabilities."""
+    recs = []
+    for df, what in ((strategies, "strategy win rate"), (seats, "seat win rate")):
+        for row in df.itertuples():
+            name = row.strategy if what.startswith("strategy") else f"seat {row.seat}"
+            recs.append({"what": f"{what}: {name}", "cells": (row.cell,),
+                         "half_width": max(row.win_rate - row.ci_low, row.ci_high - row.win_rate)})
+    for row in pairs.itertuples():
+        recs.append({"what": f"difference {row.a} - {row.b}", "cells": (row.cell,),
+                     "half_width": (row.ci_high_pp - row.ci_low_pp) / 200})
+    if cards is not None:
+        main = tuple(c.id for c in exp.cells if c.part == MAIN)
+        for row in cards.itertuples():
+            recs.append({"what": f"card {row.card}: difference", "cells": main,
+                         "half_width": (row.ci_high_pp - row.ci_low_pp) / 200})
+            recs.append({"what": f"card {row.card}: dealt", "cells": main,
+                         "half_width": max(row.rate_dealt - row.dealt_low, row.dealt_high - row.rate_dealt)})
+            recs.append({"what": f"card {row.card}: not dealt", "cells": main,
+                         "half_width": max(row.rate_not - row.not_low, row.not_high - row.rate_not)})
+    return pd.DataFrame(recs, columns=["what", "cells", "half_width"])
+
+
+def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True) -> Results:
+    strategies = strategy_rates(frame, exp)
+    seats = seat_rates(frame, exp)
+    pairs = pairwise(frame, exp)
+    cards = card_balance(frame, exp)
+    lengths = game_lengths(frame, exp)
+    length_table = length_summary(lengths, exp)
+    return Results(
+        strategies=strategies, seats=seats, pairs=pairs, crn=crn_summary(pairs),
+        rating=rating(frame, exp) if with_rating else None,
+        h2h=head_to_head(frame, exp) if with_rating else (pd.DataFrame(), pd.DataFrame()),
+        lengths=lengths, length_table=length_table, cards=cards,
+        sweep=sweep_summary(seats, strategies, length_table, exp),
+        intervals=intervals(exp, strategies, seats, pairs, cards))
+
+
+def games_needed(iv: pd.DataFrame, games: dict[int, int], target: float) -> dict[int, int]:
+    """Games per line-up each cell should reach for every interval to be at most ``target``.
+
+    A half-width shrinks like 1/sqrt(games): an interval of half-width h on n
+    games needs about n * (h / target)^2; 10% more covers the noise of the
+    estimate. Cells whose intervals are all within the target need nothing."""
+    need: dict[int, int] = {}
+    for row in iv.itertuples():
+        if not (row.half_width > target):  # NaN counts as met: nothing to estimate
+            continue
+        for cell in row.cells:
+            n = games[cell]
+            want = math.ceil(n * (row.half_width / target) ** 2 * 1.1)
+            need[cell] = max(need.get(cell, 0), want)
+    return need

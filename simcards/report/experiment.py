@@ -1,0 +1,391 @@
+"""Experiments: a TOML file in ``experiments/``, validated on load.
+
+An experiment names a game, its rule options, the player counts, the line-ups
+(every seat the same strategy, a pool of strategies played as a tournament, or
+exact line-ups), the games per line-up or a target precision, the seed, and
+optionally one rule option swept over values. Every mistake in the file is a
+``SimcardsError`` of one line naming the file, the key and what is accepted.
+
+The file::
+
+    game = "five-alive"
+    title = "Five Alive: balance"      # optional
+    description = "..."                # optional
+    seed = 6
+    players = [2, 3, 4]
+    games = 2000                       # games per line-up (with precision: per batch)
+    precision = 0.01                   # optional: target half-width of every interval
+    max_games = 200000                 # optional: cap per line-up when precision is set
+
+    [rules]                            # optional: rule options (`simcards rules GAME`)
+    lives = 5
+
+    [lineups]                          # at least one of mirror, pool, explicit
+    mirror = ["high_first"]            # every seat plays it: seat and card balance
+    pool = "all"                       # tournament of these strategies (or "all")
+    explicit = [["high_first", "random", "random"]]
+    rotate = true                      # explicit line-ups rotated through the seats
+
+    [sweep]                            # optional: one rule option over values
+    option = "lives"
+    values = [3, 4, 5, 6, 7]
+    players = [4]                      # optional: default the experiment's players
+"""
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcards.errors import SimcardsError, choices
+from simcards.registry import GameSpec, get_game
+from simcards.rng import MAX_SEED
+
+TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
+            "rules", "lineups", "sweep")
+LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
+SWEEP_KEYS = ("option", "values", "players")
+DEFAULT_GAMES = 1000
+DEFAULT_MAX_GAMES = 1_000_000
+
+MAIN = "main"
+SWEEP = "sweep"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Games played under one set of rules at one player count: its line-ups share the deals."""
+
+    id: int
+    part: str                        # "main" or "sweep"
+    players: int
+    rules: dict                      # every option resolved
+    lineups: tuple[tuple[str, ...], ...]
+    mirror: tuple[bool, ...]         # per line-up: every seat the same strategy
+    sweep_value: Any = None
+
+    @property
+    def label(self) -> str:
+        if self.part == SWEEP:
+            return f"{self.players} players, sweep value {self.sweep_value}"
+        return f"{self.players} players"
+
+
+@dataclass
+class Experiment:
+    path: Path
+    name: str
+    spec: GameSpec
+    title: str
+    description: str
+    seed: int
+    players: tuple[int, ...]
+    games: int
+    precision: float | None
+    max_games: int
+    rules: dict                      # as given (user values)
+    resolved_rules: dict             # every option resolved
+    mirror: tuple[str, ...]
+    pool: tuple[str, ...]
+    explicit: tuple[tuple[str, ...], ...]
+    rotate: bool
+    sweep_option: str | None = None
+    sweep_values: tuple = ()
+    sweep_players: tuple[int, ...] = ()
+    source: str = ""
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """Every strategy the experiment plays, sorted: one kernel serves all line-ups."""
+        names = set(self.mirror) | set(self.pool)
+        for lineup in self.explicit:
+            names |= set(lineup)
+        return tuple(sorted(names))
+
+    def to_dict(self) -> dict:
+        """The experiment as resolved: enough to run it again exactly."""
+        return {
+            "file": str(self.path), "name": self.name, "game": self.spec.name, "title": self.title,
+            "description": self.description, "seed": self.seed, "players": list(self.players),
+            "games": self.games, "precision": self.precision, "max_games": self.max_games,
+            "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
+            "lineups": {"mirror": list(self.mirror), "pool": list(self.pool),
+                        "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
+            "sweep": None if self.sweep_option is None else {
+                "option": self.sweep_option, "values": list(self.sweep_values),
+                "players": list(self.sweep_players)},
+            "cells": [{"id": c.id, "part": c.part, "players": c.players, "sweep_value": c.sweep_value,
+                       "rules": c.rules, "lineups": [list(x) for x in c.lineups]} for c in self.cells],
+        }
+
+
+class _Checker:
+    """Builds the one-line errors: ``FILE: key 'K': PROBLEM; accepted: WHAT``."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, key: str, problem: str, accepted: str) -> SimcardsError:
+        return SimcardsError(f"{self.path}: key {key!r}: {problem}; accepted: {accepted}")
+
+    def keys(self, table: dict, allowed: tuple[str, ...], prefix: str = "") -> None:
+        for key in table:
+            if key not in allowed:
+                raise self.fail(prefix + key, "unknown key", choices(allowed))
+
+    def integer(self, table: dict, key: str, default, lo: int, hi: int, prefix: str = "") -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise self.fail(prefix + key, f"bad value {value!r}", f"an integer {lo}..{hi}")
+        return value
+
+    def text(self, table: dict, key: str, default: str, prefix: str = "") -> str:
+        value = table.get(key, default)
+        if not isinstance(value, str):
+            raise self.fail(prefix + key, f"bad value {value!r}", "a string")
+        return value
+
+    def int_list(self, table: dict, key: str, lo: int, hi: int, prefix: str = "") -> tuple[int, ...]:
+        value = table.get(key)
+        accepted = f"a non-empty list of integers {lo}..{hi}"
+        if not isinstance(value, list) or not value:
+            raise self.fail(prefix + key, f"bad value {value!r}", accepted)
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise self.fail(prefix + key, f"bad value {v!r}", accepted)
+        return tuple(sorted(set(value)))
+
+    def table(self, data: dict, key: str) -> dict:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(key, f"bad value {value!r}", "a table")
+        return value
+
+
+def _strategy_names(check: _Checker, spec: GameSpec, value, key: str, known: dict,
+                    allow_all: bool = True) -> tuple[str, ...]:
+    accepted = "a list of strategy names" + (' or "all"' if allow_all else "")
+    if allow_all and value == "all":
+        return tuple(sorted(known))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise check.fail(key, f"bad value {value!r}", accepted)
+    for i, name in enumerate(value):
+        if name not in known:
+            raise check.fail(f"{key}[{i}]", f"unknown strategy {name!r} for {spec.name}",
+                             choices(sorted(known)))
+    if len(set(value)) != len(value):
+        raise check.fail(key, f"a strategy is listed twice in {value!r}", "distinct names")
+    return tuple(value)
+
+
+def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The distinct cyclic rotations of a line-up: every strategy visits every seat."""
+    out: list[tuple[str, ...]] = []
+    for r in range(len(lineup)):
+        rot = lineup[r:] + lineup[:r]
+        if rot not in out:
+            out.append(rot)
+    return out
+
+
+def pool_lineups(pool: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
+    """A tournament of ``pool`` at ``n`` players, balanced over seats.
+
+    With at least n strategies: every set of n distinct strategies, each in its n
+    seat rotations (a round robin). With fewer: the pool repeated to fill the n
+    seats, in each of its k shifts, so every line-up holds every strategy and
+    every seat sees every strategy once.
+    """
+    k = len(pool)
+    if k >= n:
+        out: list[tuple[str, ...]] = []
+        for combo in itertools.combinations(pool, n):
+            out += rotations(tuple(combo))
+        return out
+    return [tuple(pool[(seat + shift) % k] for seat in range(n)) for shift in range(k)]
+
+
+def lineups_for(exp: Experiment, n: int) -> tuple[list[tuple[str, ...]], list[bool]]:
+    lineups: list[tuple[str, ...]] = []
+    mirror: list[bool] = []
+
+    def add(lineup, is_mirror):
+        if lineup not in lineups:
+            lineups.append(lineup)
+            mirror.append(is_mirror)
+
+    for s in exp.mirror:
+        add((s,) * n, True)
+    if exp.pool:
+        for lineup in pool_lineups(exp.pool, n):
+            add(lineup, len(set(lineup)) == 1)
+    for lineup in exp.explicit:
+        if len(lineup) == n:
+            for rot in (rotations(lineup) if exp.rotate else [lineup]):
+                add(rot, len(set(rot)) == 1)
+    return lineups, mirror
+
+
+def _build_cells(exp: Experiment, check: _Checker) -> list[Cell]:
+    cells: list[Cell] = []
+    parts = [(MAIN, None, exp.players, exp.resolved_rules)]
+    if exp.sweep_option is not None:
+        for value in exp.sweep_values:
+            rules = dict(exp.rules)
+            rules[exp.sweep_option] = value
+            parts.append((SWEEP, value, exp.sweep_players, rules))
+    for part, value, counts, rules in parts:
+        key = "sweep.values" if part == SWEEP else "rules"
+        try:
+            resolved = exp.spec.resolve_rules(rules)
+        except SimcardsError as exc:
+            raise check.fail(key, str(exc), "values the game accepts (`simcards rules "
+                             f"{exp.spec.name}`)") from None
+        for n in counts:
+            lineups, mirror = lineups_for(exp, n)
+            if not lineups:
+                raise check.fail("players", f"no line-up has {n} players",
+                                 "player counts of the explicit line-ups, or add mirror or pool")
+            try:
+                exp.spec.encode_params(resolved, n)
+            except SimcardsError as exc:
+                where = f"{key} (value {value!r})" if part == SWEEP else key
+                raise check.fail(where, f"{exc} at {n} players", "rules playable at every "
+                                 "player count of the experiment") from None
+            cells.append(Cell(len(cells), part, n, resolved, tuple(lineups), tuple(mirror), value))
+    return cells
+
+
+def parse_experiment(path: Path, text: str) -> Experiment:
+    """Validate an experiment's TOML text; ``path`` names it in every error."""
+    from simcards.strategy_registry import strategies_for
+    check = _Checker(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SimcardsError(f"{path}: not valid TOML: {exc}") from None
+    check.keys(data, TOP_KEYS)
+    if "game" not in data:
+        raise check.fail("game", "missing", "a game name from `simcards games`")
+    if not isinstance(data["game"], str):
+        raise check.fail("game", f"bad value {data['game']!r}", "a game name from `simcards games`")
+    from simcards.registry import games
+    known_games = games()
+    if data["game"] not in known_games:
+        raise check.fail("game", f"unknown game {data['game']!r}", choices(known_games))
+    spec = get_game(data["game"])
+    known = strategies_for(spec)
+
+    seed = check.integer(data, "seed", 0, 0, MAX_SEED)
+    games_n = check.integer(data, "games", DEFAULT_GAMES, 1, 100_000_000)
+    max_games = check.integer(data, "max_games", DEFAULT_MAX_GAMES, 1, 1_000_000_000)
+    precision = data.get("precision")
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
+                                  or not 0 < precision < 0.5):
+        raise check.fail("precision", f"bad value {precision!r}",
+                         "a number between 0 and 0.5 (half-width of a 95% interval, e.g. 0.005)")
+    title = check.text(data, "title", f"{spec.title}: {path.stem}")
+    description = check.text(data, "description", "")
+
+    rules = check.table(data, "rules")
+    for key, value in rules.items():
+        opt = {o.name: o for o in spec.options}.get(key)
+        if opt is None:
+            raise check.fail(f"rules.{key}", f"unknown rule option for {spec.name}",
+                             choices(o.name for o in spec.options))
+        try:
+            opt.convert(spec.name, value)
+        except SimcardsError:
+            raise check.fail(f"rules.{key}", f"bad value {value!r}", opt.accepted()) from None
+        if opt.kind is str and not isinstance(value, str):
+            raise check.fail(f"rules.{key}", f"bad value {value!r}", opt.accepted())
+    try:
+        resolved = spec.resolve_rules(rules)
+    except SimcardsError as exc:
+        raise check.fail("rules", str(exc), "a combination of options the game accepts") from None
+
+    lineups = check.table(data, "lineups")
+    check.keys(lineups, LINEUP_KEYS, "lineups.")
+    if not any(k in lineups for k in ("mirror", "pool", "explicit")):
+        raise check.fail("lineups", "no line-ups given", "a table with mirror, pool or explicit")
+    mirror = _strategy_names(check, spec, lineups.get("mirror", []), "lineups.mirror", known)
+    pool = _strategy_names(check, spec, lineups.get("pool", []), "lineups.pool", known)
+    if "pool" in lineups and len(pool) < 2:
+        raise check.fail("lineups.pool", f"{len(pool)} strategies",
+                         f"at least 2 strategies (the game has {choices(sorted(known))})")
+    rotate = lineups.get("rotate", True)
+    if not isinstance(rotate, bool):
+        raise check.fail("lineups.rotate", f"bad value {rotate!r}", "true or false")
+    explicit_raw = lineups.get("explicit", [])
+    if not isinstance(explicit_raw, list):
+        raise check.fail("lineups.explicit", f"bad value {explicit_raw!r}",
+                         "a list of line-ups, each a list of strategy names (one per seat)")
+    explicit = []
+    for i, lineup in enumerate(explicit_raw):
+        key = f"lineups.explicit[{i}]"
+        if not isinstance(lineup, list) or not all(isinstance(s, str) for s in lineup):
+            raise check.fail(key, f"bad value {lineup!r}", "a list of strategy names, one per seat")
+        if not spec.min_players <= len(lineup) <= spec.max_players:
+            raise check.fail(key, f"{len(lineup)} seats",
+                             f"{spec.min_players}..{spec.max_players} strategies (one per seat)")
+        for j, name in enumerate(lineup):
+            if name not in known:
+                raise check.fail(f"{key}[{j}]", f"unknown strategy {name!r} for {spec.name}",
+                                 choices(sorted(known)))
+        explicit.append(tuple(lineup))
+
+    if "players" in data:
+        players = check.int_list(data, "players", spec.min_players, spec.max_players)
+    elif explicit and not (mirror or pool):
+        players = ()
+    else:
+        raise check.fail("players", "missing",
+                         f"a list of player counts {spec.min_players}..{spec.max_players}")
+    players = tuple(sorted(set(players) | {len(x) for x in explicit}))
+
+    exp = Experiment(path=path, name=path.stem, spec=spec, title=title, description=description,
+                     seed=seed, players=players, games=games_n, precision=precision,
+                     max_games=max(max_games, games_n), rules=dict(rules), resolved_rules=resolved,
+                     mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text)
+
+    if "sweep" in data:
+        sweep = check.table(data, "sweep")
+        check.keys(sweep, SWEEP_KEYS, "sweep.")
+        option = sweep.get("option")
+        names = [o.name for o in spec.options]
+        if option not in names:
+            raise check.fail("sweep.option", f"unknown rule option {option!r} for {spec.name}",
+                             choices(names))
+        opt = spec.options[names.index(option)]
+        values = sweep.get("values")
+        if not isinstance(values, list) or len(values) < 2:
+            raise check.fail("sweep.values", f"bad value {values!r}",
+                             f"a list of at least 2 values, each {opt.accepted()}")
+        converted = []
+        for i, v in enumerate(values):
+            try:
+                if opt.kind is int and isinstance(v, str):
+                    raise SimcardsError("string for an integer")
+                converted.append(opt.convert(spec.name, v))
+            except SimcardsError:
+                raise check.fail(f"sweep.values[{i}]", f"bad value {v!r}", opt.accepted()) from None
+        if len(set(converted)) != len(converted):
+            raise check.fail("sweep.values", f"a value is listed twice in {values!r}", "distinct values")
+        sweep_players = (check.int_list(sweep, "players", spec.min_players, spec.max_players, "sweep.")
+                         if "players" in sweep else players)
+        exp.sweep_option, exp.sweep_values, exp.sweep_players = option, tuple(converted), sweep_players
+    exp.cells = _build_cells(exp, check)
+    return exp
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and validate ``experiments/NAME.toml``."""
+    path = Path(path)
+    if path.suffix != ".toml":
+        raise SimcardsError(f"bad experiment file {str(path)!r}: expected a .toml file")
+    if not path.is_file():
+        raise SimcardsError(f"experiment file {str(path)!r} not found: expected an existing .toml file")
+    return parse_experiment(path, path.read_text(encoding="utf-8"))

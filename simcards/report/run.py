@@ -1,0 +1,222 @@
+"""Run an experiment and write its report folder.
+
+Every line-up of a cell plays the same game indices with the same seed, so the
+line-ups being compared are dealt the same games (common random numbers).
+With a target precision, batches with new game indices are added (to every
+line-up of the cells concerned alike) until every interval on the probability
+scale has half-width at most the target, or the cap ``max_games`` is reached.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from simcards.errors import SimcardsError
+from simcards.report.analysis import Results, analyse, games_needed
+from simcards.report.experiment import Experiment, load_experiment
+from simcards.simulate import Batch, prepare, run_records, to_frame
+
+Log = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def default_out_dir(exp: Experiment) -> Path:
+    """``reports/NAME`` beside the ``experiments`` folder holding the file, else under the current folder."""
+    folder = exp.path.resolve().parent
+    base = folder.parent / "reports" if folder.name == "experiments" else Path("reports")
+    return base / exp.name
+
+
+def make_batch(exp: Experiment, lineup: tuple[str, ...], rules: dict) -> Batch:
+    """A validated batch whose kernel covers every strategy of the experiment (one compile)."""
+    if "kernel_strategies" in inspect.signature(prepare).parameters:
+        return prepare(exp.spec.name, lineup, exp.seed, rules, kernel_strategies=exp.strategies)
+    batch = prepare(exp.spec.name, lineup, exp.seed, rules)
+    names = exp.strategies
+    return dataclasses.replace(batch, names=names,
+                               sids=np.array([names.index(s) for s in lineup], dtype=np.int64))
+
+
+def _downcast(frame: pd.DataFrame) -> pd.DataFrame:
+    """Smallest integer types that hold the values: results.parquet stays small."""
+    for col in frame.columns:
+        if pd.api.types.is_integer_dtype(frame[col]) and not isinstance(frame[col].dtype, pd.CategoricalDtype):
+            frame[col] = pd.to_numeric(frame[col], downcast="integer")
+    return frame
+
+
+@dataclasses.dataclass
+class Run:
+    exp: Experiment
+    frame: pd.DataFrame
+    games: dict[int, int]                # games per line-up, per cell
+    batches: list[dict]
+    precision: float | None
+    precision_met: bool | None
+    worst: list[dict]                    # intervals still above the target (cap reached)
+    seconds_play: float = 0.0
+
+
+def play(exp: Experiment, precision: float | None = None, threads: int | None = None,
+         log: Log = _quiet) -> Run:
+    """Play the experiment: a first batch of ``games`` per line-up, then more while imprecise."""
+    precision = exp.precision if precision is None else precision
+    if precision is not None and (isinstance(precision, bool) or not 0 < precision < 0.5):
+        raise SimcardsError(f"bad precision {precision!r}: expected a number between 0 and 0.5 "
+                            "(half-width of a 95% interval, e.g. 0.005)")
+    offsets, k = {}, 0
+    batches = {}
+    for cell in exp.cells:
+        offsets[cell.id] = k
+        for i, lineup in enumerate(cell.lineups):
+            batches[k + i] = make_batch(exp, lineup, cell.rules)
+        k += len(cell.lineups)
+    games = {c.id: 0 for c in exp.cells}
+    frames: list[pd.DataFrame] = []
+    history: list[dict] = []
+    want = {c.id: exp.games for c in exp.cells}
+    t0 = time.perf_counter()
+    met: bool | None = None
+    worst: list[dict] = []
+    rounds = 0
+    while want:
+        rounds += 1
+        for cell in exp.cells:
+            if cell.id not in want:
+                continue
+            start, count = games[cell.id], want[cell.id] - games[cell.id]
+            for i, lineup in enumerate(cell.lineups):
+                batch = batches[offsets[cell.id] + i]
+                seat_out, game_out = run_records(batch, count, start=start, threads=threads)
+                frame = to_frame(batch, seat_out, game_out, start)
+                frame.insert(0, "lineup", np.int32(offsets[cell.id] + i))
+                frame.insert(0, "players", np.int8(cell.players))
+                frame.insert(0, "cell", np.int16(cell.id))
+                frames.append(frame)
+            games[cell.id] = start + count
+            history.append({"round": rounds, "cell": cell.id, "first_game": start, "games": count,
+                            "lineups": len(cell.lineups)})
+        log(f"played {sum(games[c.id] * len(c.lineups) for c in exp.cells):,} games")
+        if precision is None:
+            break
+        frame = pd.concat(frames, ignore_index=True)
+        iv = analyse(frame, exp, with_rating=False).intervals
+        need = games_needed(iv, games, precision)
+        wide = iv[iv["half_width"] > precision]
+        capped = {c: min(n, exp.max_games) for c, n in need.items() if games[c] < exp.max_games}
+        if not need:
+            met = True
+        elif not capped:
+            met = False
+            worst = (wide.sort_values("half_width", ascending=False).head(10)
+                     .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
+        want = {c: max(n, games[c] + exp.games // 2) for c, n in capped.items()}
+        want = {c: min(n, exp.max_games) for c, n in want.items()}
+        if want:
+            log(f"{len(wide)} intervals wider than {precision}: more games for "
+                f"{len(want)} cell(s)")
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame.sort_values(["cell", "lineup", "game", "seat"], ignore_index=True)
+    return Run(exp, _downcast(frame), games, history, precision, met, worst,
+               seconds_play=time.perf_counter() - t0)
+
+
+def resolved_config(run: Run, timings: dict) -> dict:
+    import matplotlib
+    import numba
+    import scipy
+    import statsmodels
+
+    import simcards
+    exp = run.exp
+    offsets, k, lineups = {}, 0, []
+    for cell in exp.cells:
+        offsets[cell.id] = k
+        for i, lineup in enumerate(cell.lineups):
+            lineups.append({"lineup": k + i, "cell": cell.id, "seats": list(lineup),
+                            "mirror": cell.mirror[i]})
+        k += len(cell.lineups)
+    return {
+        "simcards_version": simcards.__version__,
+        "experiment": exp.to_dict(),
+        "experiment_source": exp.source,
+        "precision": run.precision,
+        "precision_met": run.precision_met,
+        "games_per_lineup": {str(c): n for c, n in run.games.items()},
+        "game_ranges": [{"cell": c.id, "first_game": 0, "last_game": run.games[c.id] - 1,
+                         "seed": exp.seed} for c in exp.cells],
+        "total_games": int(sum(run.games[c.id] * len(c.lineups) for c in exp.cells)),
+        "batches": run.batches,
+        "lineups": lineups,
+        "timings_s": timings,
+        "versions": {"python": platform.python_version(), "numpy": np.__version__,
+                     "numba": numba.__version__, "pandas": pd.__version__,
+                     "statsmodels": statsmodels.__version__, "scipy": scipy.__version__,
+                     "matplotlib": matplotlib.__version__},
+        "regenerate": "simcards report " + str(exp.path) + (
+            f" --precision {run.precision}" if run.precision is not None else ""),
+    }
+
+
+def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
+    """Analyse a played experiment and write every file of its report folder."""
+    from simcards.report import plots, render
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("*.png"):
+        old.unlink()
+    t = time.perf_counter()
+    results: Results = analyse(run.frame, run.exp)
+    t_analysis = time.perf_counter() - t
+    t = time.perf_counter()
+    figures = plots.draw_all(results, run.exp, out_dir)
+    t_plots = time.perf_counter() - t
+    run.frame.to_parquet(out_dir / "results.parquet", index=False, compression="zstd")
+    timings = {"play": round(run.seconds_play, 3), "analysis": round(t_analysis, 3),
+               "plots": round(t_plots, 3)}
+    config = resolved_config(run, timings)
+    (out_dir / "config.json").write_text(json.dumps(config, indent=2, default=_json_default) + "\n")
+    render.write(run, results, figures, config, out_dir)
+    log(f"wrote {out_dir}")
+    return config
+
+
+def _json_default(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, (np.bool_,)):
+        return bool(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def run_experiment(path: str | Path, precision: float | None = None, out_dir: str | Path | None = None,
+                   threads: int | None = None, log: Log = _quiet) -> Path:
+    """``simcards report``: load, play, analyse and write ``reports/NAME/``; returns the folder."""
+    exp = load_experiment(path)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(exp)
+    if out.exists() and not out.is_dir():
+        raise SimcardsError(f"bad output folder {str(out)!r}: it is a file; expected a folder")
+    log(f"{exp.title}: {len(exp.cells)} cells, "
+        f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
+    run = play(exp, precision, threads, log)
+    write_report(run, out, log)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - convenience
+    print(run_experiment(sys.argv[1], log=print))

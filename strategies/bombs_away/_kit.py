@@ -1,0 +1,180 @@
+"""Helpers shared by Bombs Away strategies (a view is simcards.games.bombs_away.fast.View).
+
+``view.legal[m]`` marks every allowed answer, so a strategy never has to know the
+legality rules: it ranks the allowed answers and returns the best one.
+"""
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.rules import (
+    ACE, EIGHT, FIRST_DUEL, FIRST_NAME, JACK, JOKER, KING, LAST_DUEL, LAST_NAME, N_KINDS, QUEEN,
+    SIX, TEN, VALUE)
+from simcards.rng import rand_below
+
+_VALUE = np.array(VALUE, np.int64)
+
+
+@njit(**NJIT_OPTIONS)
+def uniform(view, rng):
+    """A uniform choice among the allowed answers."""
+    r = rand_below(rng, view.n_legal)
+    for m in range(N_KINDS):
+        if view.legal[m] != 0:
+            if r == 0:
+                return m
+            r -= 1
+    return -1
+
+
+@njit(**NJIT_OPTIONS)
+def first_legal(view, order):
+    """The first allowed answer of ``order``, else the first allowed answer at all."""
+    for m in order:
+        if view.legal[m] != 0:
+            return m
+    for m in range(N_KINDS):
+        if view.legal[m] != 0:
+            return m
+    return -1
+
+
+@njit(**NJIT_OPTIONS)
+def is_duel(kind):
+    return FIRST_DUEL <= kind <= LAST_DUEL
+
+
+@njit(**NJIT_OPTIONS)
+def counts_as(view, kind):
+    """What a card would count as if played now (a 6 is the top card; the joker is left as is)."""
+    if kind == SIX and view.top >= 0:
+        return view.top
+    return kind
+
+
+@njit(**NJIT_OPTIONS)
+def answer_value(kind):
+    """A card's worth as a duel answer: a 6 copies the duel card, the joker can be a 10."""
+    if kind == SIX or kind == JOKER:
+        return 10
+    return _VALUE[kind]
+
+
+@njit(**NJIT_OPTIONS)
+def defenders(view):
+    """Cards held that answer a duel at full value (10, J, Q, K, 6, joker)."""
+    h = view.hand
+    c = h[SIX] + h[JOKER]
+    for k in range(FIRST_DUEL, LAST_DUEL + 1):
+        c += h[k]
+    return c
+
+
+@njit(**NJIT_OPTIONS)
+def answer_high(view):
+    """The allowed answer worth most: a duel card, then a 6 (it copies the duel card), the joker last."""
+    for k in (TEN, JACK, QUEEN, KING, SIX, JOKER):
+        if view.legal[k] != 0:
+            return k
+    best = -1
+    bv = -1
+    for k in range(N_KINDS):
+        if view.legal[k] != 0 and answer_value(k) > bv:
+            bv = answer_value(k)
+            best = k
+    return best
+
+
+@njit(**NJIT_OPTIONS)
+def answer_low(view):
+    """The allowed answer worth least: the most damage to the victim."""
+    best = -1
+    bv = 99
+    for k in range(N_KINDS):
+        if view.legal[k] != 0 and answer_value(k) < bv:
+            bv = answer_value(k)
+            best = k
+    return best
+
+
+@njit(**NJIT_OPTIONS)
+def opponent_most_points(view):
+    best = -1
+    for q in range(view.n_players):
+        if view.legal[q] != 0 and (best < 0 or view.points[q] > view.points[best]):
+            best = q
+    return best
+
+
+@njit(**NJIT_OPTIONS)
+def opponent_fewest_points(view):
+    best = -1
+    for q in range(view.n_players):
+        if view.legal[q] != 0 and (best < 0 or view.points[q] < view.points[best]):
+            best = q
+    return best
+
+
+@njit(**NJIT_OPTIONS)
+def next_seat(view, p):
+    """The next player still in after p in the direction of play."""
+    n = view.n_players
+    q = p
+    for _ in range(n):
+        q += view.direction
+        if q >= n:
+            q = 0
+        elif q < 0:
+            q = n - 1
+        if view.points[q] > 0:
+            return q
+    return p
+
+
+@njit(**NJIT_OPTIONS)
+def alive_count(view):
+    c = 0
+    for q in range(view.n_players):
+        if view.points[q] > 0:
+            c += 1
+    return c
+
+
+@njit(**NJIT_OPTIONS)
+def my_duel_victim(view):
+    """Who would lose the points if the decider started a duel now (seed rule)."""
+    b = next_seat(view, view.seat)
+    if alive_count(view) == 2:
+        return b
+    return next_seat(view, b)
+
+
+@njit(**NJIT_OPTIONS)
+def rarest_name(view):
+    """The nameable rank with the most copies in sight (own hand and pile): the least likely elsewhere."""
+    best = FIRST_NAME
+    bc = -1
+    for k in range(FIRST_NAME, LAST_NAME + 1):
+        c = view.hand[k] + view.pile_counts[k]
+        if c > bc:
+            bc = c
+            best = k
+    return best
+
+
+@njit(**NJIT_OPTIONS)
+def standard_name(view):
+    """A joker given as an answer is named 10 (full value); a played joker K (a duel); an 8 ACE."""
+    if view.card == EIGHT:
+        return ACE
+    if view.duel_from >= 0:
+        return TEN
+    return KING
+
+
+@njit(**NJIT_OPTIONS)
+def standard_answer(view):
+    """Full value when the decider would lose the points (or the starter chooses); else least."""
+    if view.victim == view.seat or view.victim < 0:
+        return answer_high(view)
+    return answer_low(view)

@@ -1,0 +1,51 @@
+"""Start a duel whenever possible (a duel card, a 6 on one, an ace to chain, the joker as a K): points only fall in duels.
+
+An 8 names K when the forced duel would hit someone else (4 or more players),
+else A. 5s and 9s go to the leader; an answer is worth most when the duelist
+itself would lose the points, and least (most damage) otherwise.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
+                                             QUEEN, SEVEN, SIX, TEN, THREE, TWO)
+from strategies.bombs_away._kit import (alive_count, first_legal, is_duel, opponent_most_points,
+                                        standard_answer, standard_name)
+
+CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT)
+
+
+@njit(**NJIT_OPTIONS)
+def play(view, rng):
+    for k in (KING, QUEEN, JACK, TEN):
+        if view.legal[k] != 0:
+            return k
+    if view.legal[SIX] != 0 and view.top >= 0 and is_duel(view.top):
+        return SIX
+    if view.legal[ACE] != 0:
+        return ACE
+    if view.legal[JOKER] != 0:
+        return JOKER
+    return first_legal(view, CHEAP)
+
+
+@njit(**NJIT_OPTIONS)
+def extra(view, rng):
+    return play(view, rng)
+
+
+@njit(**NJIT_OPTIONS)
+def name_rank(view, rng):
+    if view.card == EIGHT:
+        return KING if alive_count(view) >= 4 else ACE
+    return standard_name(view)
+
+
+@njit(**NJIT_OPTIONS)
+def target(view, rng):
+    return opponent_most_points(view)
+
+
+@njit(**NJIT_OPTIONS)
+def answer(view, rng):
+    return standard_answer(view)

@@ -1,0 +1,49 @@
+"""Keep one full-value answer (10, J, Q, K, 6 or joker) for duels; attack only with spare duel cards.
+
+Cheap cards go first (7, 4, 3, 2, 5, 9, 8, ace); a duel card is played when
+another defender stays in hand. 5s and 9s go to the leader; a joker answer is
+named 10; an answer is worth most when the keeper itself would lose the points.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
+                                             QUEEN, SEVEN, SIX, TEN, THREE, TWO)
+from strategies.bombs_away._kit import (defenders, first_legal, opponent_most_points,
+                                        standard_answer, standard_name)
+
+CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT, ACE)
+LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
+
+
+@njit(**NJIT_OPTIONS)
+def play(view, rng):
+    if defenders(view) >= 2:
+        for k in (KING, QUEEN, JACK, TEN):
+            if view.legal[k] != 0:
+                return k
+    for k in CHEAP:
+        if view.legal[k] != 0:
+            return k
+    return first_legal(view, LAST)
+
+
+@njit(**NJIT_OPTIONS)
+def extra(view, rng):
+    return play(view, rng)
+
+
+@njit(**NJIT_OPTIONS)
+def name_rank(view, rng):
+    return standard_name(view)
+
+
+@njit(**NJIT_OPTIONS)
+def target(view, rng):
+    return opponent_most_points(view)
+
+
+@njit(**NJIT_OPTIONS)
+def answer(view, rng):
+    return standard_answer(view)
+

@@ -1,0 +1,82 @@
+"""Start duels only against the weakest opponent (or one a duel can knock out); aim every 5 and 9 at the leader.
+
+The seed's duel hits the player after the answerer, so a duel card waits until
+that seat holds the fewest points among the opponents or at most 9; meanwhile
+5s and 9s rob the leader and cheap cards go first. In the pagat duel the
+sniper knocks out whoever it can, else hits the leader. An 8 names the duel
+rank most likely in the next hand when that duel would hit someone else
+(4 or more players): it spends their defender.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
+                                             LAST_DUEL, NINE, QUEEN, SEVEN, SIX, TEN, THREE, TWO)
+from strategies.bombs_away._kit import (alive_count, first_legal, my_duel_victim,
+                                        opponent_most_points, rarest_name, standard_answer,
+                                        standard_name)
+
+DUEL_CARDS = (KING, QUEEN, JACK, TEN)
+CHEAP = (FIVE, NINE, SEVEN, FOUR, THREE, TWO, EIGHT, ACE)
+LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
+
+
+@njit(**NJIT_OPTIONS)
+def _weakest(view, v):
+    """Seat v has the fewest points among the decider's opponents still in."""
+    for q in range(view.n_players):
+        if q != view.seat and view.points[q] > 0 and view.points[q] < view.points[v]:
+            return False
+    return True
+
+
+@njit(**NJIT_OPTIONS)
+def play(view, rng):
+    v = my_duel_victim(view)
+    if v != view.seat and (view.points[v] <= 9 or _weakest(view, v)):
+        for k in DUEL_CARDS:
+            if view.legal[k] != 0:
+                return k
+    for k in CHEAP:
+        if view.legal[k] != 0:
+            return k
+    return first_legal(view, LAST)
+
+
+@njit(**NJIT_OPTIONS)
+def extra(view, rng):
+    return play(view, rng)
+
+
+@njit(**NJIT_OPTIONS)
+def name_rank(view, rng):
+    if view.card == EIGHT:
+        if alive_count(view) >= 4:
+            best = KING
+            seen = 99
+            for k in range(FIRST_DUEL, LAST_DUEL + 1):
+                c = view.hand[k] + view.pile_counts[k]
+                if c < seen:
+                    seen = c
+                    best = k
+            return best
+        return rarest_name(view)
+    return standard_name(view)
+
+
+@njit(**NJIT_OPTIONS)
+def target(view, rng):
+    if view.damage > 0:   # pagat duel: knock out the strongest opponent the damage can finish
+        best = -1
+        for q in range(view.n_players):
+            if view.legal[q] != 0 and view.points[q] <= view.damage and (
+                    best < 0 or view.points[q] > view.points[best]):
+                best = q
+        if best >= 0:
+            return best
+    return opponent_most_points(view)
+
+
+@njit(**NJIT_OPTIONS)
+def answer(view, rng):
+    return standard_answer(view)

@@ -1,0 +1,6 @@
+"""Thirty-One with keys strategies: each file defines ``turn(view, rng)`` and ``vote(view, rng)``.
+
+``turn`` returns a swap ``give * 64 + take`` (card ids), PASS, KNOCK ("Кручу") or PROPOSE
+(simcards.games.thirty_one.rules); ``vote`` returns 1 to accept a showdown proposal, 0 to refuse.
+The view is simcards.games.thirty_one.fast.View.
+"""

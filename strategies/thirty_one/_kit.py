@@ -1,0 +1,127 @@
+"""Helpers shared by Thirty-One strategies (a view is simcards.games.thirty_one.fast.View).
+
+Scores come from the engine's table of the public scorer (rules.score): one load a hand.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.thirty_one.fast import hand_code, is_one_suit
+from simcards.games.thirty_one.rules import KNOCK, N_CARDS, PASS, PROPOSE
+
+#: numba inlines these small helpers into the strategies (a call costs more than the helper)
+INLINE = dict(NJIT_OPTIONS, inline="always")
+
+__all__ = ["INLINE", "KNOCK", "PASS", "PROPOSE", "value", "hand_value", "knock_allowed", "best_exchange",
+           "unseen", "share_below", "keys_behind", "outs"]
+
+
+@njit(**INLINE)
+def value(a, b, c):
+    """The score of three cards with a 32 counted as 0 (it loses every showdown: rule 5)."""
+    s = hand_code(a, b, c) & 63
+    return 0 if s == 32 else s
+
+
+@njit(**INLINE)
+def hand_value(view):
+    h = view.hand
+    return value(h[0], h[1], h[2])
+
+
+@njit(**INLINE)
+def knock_allowed(view):
+    h = view.hand
+    return is_one_suit(h[0], h[1], h[2])
+
+
+@njit(**INLINE)
+def best_exchange(view):
+    """(move, value after it) of the best swap or "Кручу" by value; ties go to the lowest card
+    given, then the lowest card taken, and a swap before "Кручу" (the rule file's greedy)."""
+    h = view.hand
+    m = view.middle
+    best = -1
+    move = -1
+    for i in range(3):
+        # the two cards kept, in id order (the hand is sorted)
+        if i == 0:
+            x, y = h[1], h[2]
+        elif i == 1:
+            x, y = h[0], h[2]
+        else:
+            x, y = h[0], h[1]
+        g = h[i] * 64
+        for t in range(3):
+            v = value(x, y, m[t])
+            if v > best:
+                best = v
+                move = g + m[t]
+    if is_one_suit(h[0], h[1], h[2]):
+        v = value(m[0], m[1], m[2])
+        if v > best:
+            best = v
+            move = KNOCK
+    return move, best
+
+
+@njit(**INLINE)
+def unseen(view, c):
+    """Card c is neither in our hand, nor in the middle, nor in the discard pile."""
+    h = view.hand
+    m = view.middle
+    if (view.discard_mask >> c) & 1:
+        return False
+    if c == h[0] or c == h[1] or c == h[2] or c == m[0] or c == m[1] or c == m[2]:
+        return False
+    return True
+
+
+@njit(**INLINE)
+def outs(view, a, b, c):
+    """How many unseen cards would raise the value of hand (a, b, c) by a single swap."""
+    v0 = value(a, b, c)
+    count = 0
+    for x in range(N_CARDS):
+        if x == a or x == b or x == c or not unseen(view, x):
+            continue
+        if value(x, b, c) > v0 or value(a, x, c) > v0 or value(a, b, x) > v0:
+            count += 1
+    return count
+
+
+@njit(**INLINE)
+def share_below(view, v):
+    """Among the three-card hands made of unseen cards and holding no combination (those are
+    declared at once), the share whose showdown value is below v (a 32 counting below all)."""
+    below = 0
+    total = 0
+    for a in range(N_CARDS):
+        if not unseen(view, a):
+            continue
+        for b in range(a + 1, N_CARDS):
+            if not unseen(view, b):
+                continue
+            for c in range(b + 1, N_CARDS):
+                if not unseen(view, c):
+                    continue
+                code = hand_code(a, b, c)
+                if code >= 64:
+                    continue
+                total += 1
+                s = code & 63
+                if s == 32 or s < v:
+                    below += 1
+    if total == 0:
+        return 1.0
+    return below / total
+
+
+@njit(**INLINE)
+def keys_behind(view):
+    """How many keys we have fewer than the best other player (0 when we lead or tie)."""
+    mine = view.keys[view.seat]
+    top = 0
+    for q in range(view.n_players):
+        if q != view.seat and view.keys[q] > top:
+            top = view.keys[q]
+    return top - mine if top > mine else 0

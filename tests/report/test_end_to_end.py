@@ -1,0 +1,146 @@
+"""A tiny experiment end to end through the CLI: every file, the HTML page's images, the numbers."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import simcards
+from simcards.report.analysis import analyse
+from simcards.report.experiment import load_experiment, parse_experiment
+from simcards.report.run import play
+from simcards.stats import summarize
+
+from .conftest import TINY, write
+
+
+class _Images(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sources: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.sources.append(attrs["src"])
+        if tag in ("link", "script") and (attrs.get("href") or attrs.get("src")):
+            self.links.append(attrs.get("href") or attrs.get("src"))
+
+
+def test_every_file_is_written(tiny_report):
+    _, out, result = tiny_report
+    names = {p.name for p in out.iterdir()}
+    assert {"index.html", "report.md", "results.parquet", "config.json"} <= names
+    expected_png = {"strategy_win_rates.png", "seat_advantage.png", "pairwise_differences.png", "rating.png",
+                    "head_to_head.png", "card_balance.png", "length_rounds.png", "length_turns.png",
+                    "sweep_seats.png", "sweep_strategies.png", "sweep_length.png"}
+    assert expected_png == {n for n in names if n.endswith(".png")}
+    assert "index.html" in result.output
+
+
+def test_html_references_only_images_that_exist(tiny_report):
+    _, out, _ = tiny_report
+    page = _Images()
+    page.feed((out / "index.html").read_text())
+    assert len(page.sources) == len({p for p in out.glob("*.png")})
+    for src in page.sources:
+        assert "/" not in src and (out / src).is_file() and (out / src).read_bytes()[:4] == b"\x89PNG"
+    assert page.links == []   # no outside style sheet or script: the page stands alone
+    markdown = (out / "report.md").read_text()
+    assert set(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)) == set(page.sources)
+
+
+def test_config_resolves_everything(tiny_report):
+    exp_path, out, _ = tiny_report
+    config = json.loads((out / "config.json").read_text())
+    exp = load_experiment(exp_path)
+    assert config["simcards_version"] == simcards.__version__
+    assert config["experiment"]["rules"] == exp.resolved_rules
+    assert config["experiment"]["rules"]["lives"] == 4
+    assert config["experiment_source"] == TINY
+    assert config["games_per_lineup"] == {str(c.id): 150 for c in exp.cells}
+    assert config["total_games"] == 150 * sum(len(c.lineups) for c in exp.cells)
+    assert set(config["timings_s"]) == {"play", "analysis", "plots"}
+    assert [l["seats"] for l in config["lineups"]] == [list(x) for c in exp.cells for x in c.lineups]
+
+
+def test_results_hold_every_game_and_match_simulate(tiny_report):
+    exp_path, out, _ = tiny_report
+    frame = pd.read_parquet(out / "results.parquet")
+    exp = load_experiment(exp_path)
+    assert len(frame) == sum(150 * len(c.lineups) * c.players for c in exp.cells)
+    # one line-up's rows are exactly simcards.simulate's games 0..149 (same seed, same deals)
+    cell = exp.cells[1]
+    lineup_id = len(exp.cells[0].lineups) + 1
+    mine = frame[frame["lineup"] == lineup_id].reset_index(drop=True)
+    direct = simcards.simulate("five-alive", list(cell.lineups[1]), 150, seed=11, rules={"lives": 4})
+    for col in ("game", "seat", "win_share", "rank", "lives", "dealt_mask", "turns", "rounds"):
+        assert np.array_equal(mine[col].to_numpy(), direct[col].to_numpy()), col
+    assert list(mine["strategy"].astype(str)) == list(direct["strategy"].astype(str))
+    # the report's seat win rates of a mirror line-up are simcards.summarize's
+    mirror = frame[frame["lineup"] == 0]
+    report_md = (out / "report.md").read_text()
+    seats = summarize(mirror.drop(columns=["cell", "players", "lineup"]))
+    for row in seats[seats["scope"] == "seat"].itertuples():
+        assert f"| 2 | {row.name} | 150 | {row.win_rate:.3f} | {row.ci_low:.3f} to {row.ci_high:.3f} |" in report_md
+
+
+def test_common_deals_across_lineups(tiny_report):
+    """Every line-up of a cell starts from the same deal: the first hands (dealt masks) agree."""
+    exp_path, out, _ = tiny_report
+    frame = pd.read_parquet(out / "results.parquet")
+    cell0 = frame[frame["cell"] == 0]
+    masks = cell0.pivot_table(index=["game", "seat"], columns="lineup", values="dealt_mask")
+    assert masks.shape[1] == 3
+    assert (masks.nunique(axis=1) == 1).all()
+
+
+def test_precision_loop_reaches_the_target(tmp_path):
+    text = TINY.replace("games = 150", "games = 40\nmax_games = 5000").split("[sweep]")[0]
+    text = text.replace("players = [2, 3]", "players = [2]")
+    exp = parse_experiment(write(tmp_path, "prec", text), text)
+    run = play(exp, precision=0.06, threads=1)
+    assert run.precision_met is True
+    assert all(n > 40 for n in run.games.values())
+    assert len(run.batches) >= 2 and run.batches[1]["first_game"] == 40
+    iv = analyse(run.frame, exp, with_rating=False).intervals
+    assert len(iv) > 10 and iv["half_width"].max() <= 0.06
+    # each batch added new game indices to every line-up of the cell alike
+    per_lineup = run.frame[run.frame["seat"] == 0].groupby("lineup")["game"].agg(["min", "max", "count"])
+    assert (per_lineup["min"] == 0).all() and (per_lineup["count"] == per_lineup["max"] + 1).all()
+
+
+def test_precision_cap_is_reported(tmp_path):
+    text = TINY.replace("games = 150", "games = 30\nmax_games = 60").split("[sweep]")[0]
+    text = text.replace("players = [2, 3]", "players = [2]")
+    exp = parse_experiment(write(tmp_path, "cap", text), text)
+    run = play(exp, precision=0.001, threads=2)
+    assert run.precision_met is False and run.games == {0: 60} and run.worst
+
+
+def test_same_games_for_any_threads(tmp_path, tiny_report):
+    exp_path, out, _ = tiny_report
+    exp = load_experiment(exp_path)
+    again = play(exp, threads=1).frame
+    saved = pd.read_parquet(out / "results.parquet")
+    pd.testing.assert_frame_equal(again.reset_index(drop=True), saved, check_dtype=False,
+                                  check_categorical=False)
+
+
+def test_cli_errors_are_one_line(tmp_path, cli_app):
+    bad = write(tmp_path, "bad", TINY.replace('"random"]', '"nobody"]'))
+    result = CliRunner().invoke(cli_app, ["report", str(bad), "--out-dir", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    lines = [l for l in result.output.splitlines() if l.strip()]
+    assert len(lines) == 1 and "lineups.pool[1]" in lines[0] and "unknown strategy 'nobody'" in lines[0]
+    result = CliRunner().invoke(cli_app, ["report", str(tmp_path / "none.toml")])
+    assert result.exit_code == 2 and "not found" in result.output
+    result = CliRunner().invoke(cli_app, ["report", str(write(tmp_path, "ok", TINY)), "--precision", "0.7"])
+    assert result.exit_code == 2 and "bad precision 0.7" in result.output
+    assert not (tmp_path / "o").exists()

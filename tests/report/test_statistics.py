@@ -1,0 +1,119 @@
+"""Statistics against known values: scipy and statsmodels on fixed inputs, synthetic strengths."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.stats
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from simcards.report.analysis import (games_needed, paired_difference, plackett_luce, ranking_events,
+                                      stratified_difference)
+from simcards.stats import wilson
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (50, 100), (997, 1000), (1234, 5000)])
+def test_wilson_matches_scipy(k, n):
+    low, high = wilson([k], [n])
+    ci = scipy.stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert low[0] == pytest.approx(ci.low, abs=1e-12)
+    assert high[0] == pytest.approx(ci.high, abs=1e-12)
+
+
+def test_paired_difference_matches_scipy():
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.03, 0.4, size=400)
+    mean, low, high, p = paired_difference(d)
+    test = scipy.stats.ttest_1samp(d, 0.0)
+    ci = test.confidence_interval(0.95)
+    assert mean == pytest.approx(d.mean())
+    assert p == pytest.approx(test.pvalue, rel=1e-10)
+    assert (low, high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+
+
+def test_paired_difference_constant():
+    assert paired_difference(np.zeros(5)) == (0.0, 0.0, 0.0, 1.0)
+    assert paired_difference(np.ones(5))[3] == 0.0
+
+
+def test_one_stratum_difference_is_the_wald_interval():
+    x1, n1, x0, n0 = 37, 120, 260, 1100
+    diff, se = stratified_difference([[x1]], [[n1]], [[x0]], [[n0]])
+    low, high = confint_proportions_2indep(x1, n1, x0, n0, method="wald", compare="diff")
+    z = scipy.stats.norm.ppf(0.975)
+    assert diff[0] == pytest.approx(x1 / n1 - x0 / n0)
+    assert diff[0] - z * se[0] == pytest.approx(low, rel=1e-9)
+    assert diff[0] + z * se[0] == pytest.approx(high, rel=1e-9)
+
+
+def test_stratified_difference_weights():
+    # stratum weights n1*n0/(n1+n0): 20*80/100 = 16 and 50*50/100 = 25
+    diff, se = stratified_difference([[10], [30]], [[20], [50]], [[20], [20]], [[80], [50]])
+    d1, d2 = 10 / 20 - 20 / 80, 30 / 50 - 20 / 50
+    assert diff[0] == pytest.approx((16 * d1 + 25 * d2) / 41)
+    v1 = 0.5 * 0.5 / 20 + 0.25 * 0.75 / 80
+    v2 = 0.6 * 0.4 / 50 + 0.4 * 0.6 / 50
+    assert se[0] == pytest.approx(np.sqrt(16 ** 2 * v1 + 25 ** 2 * v2) / 41)
+    # a column without both groups has no estimate
+    diff, se = stratified_difference([[0]], [[0]], [[3]], [[9]])
+    assert np.isnan(diff[0]) and np.isnan(se[0])
+
+
+def test_ranking_events_with_ties():
+    # seats 0..4 with strategies (items) 0, 1, 1, 2, 0 and places 2, 1, 3, 3, 3
+    events = ranking_events(np.array([2, 1, 3, 3, 3]), np.array([0, 1, 1, 2, 0]))
+    assert events == [(1, [0, 1, 2, 0]),   # seat 1 first, chosen from all five seats
+                      (0, [1, 2, 0])]      # then seat 0; the last three tie: no event
+    # a tie for second place: both chosen from the same set (Breslow)
+    events = ranking_events(np.array([1, 2, 2, 4]), np.array([0, 1, 2, 3]))
+    assert events == [(0, [1, 2, 3]), (1, [2, 3]), (2, [1, 3])]
+
+
+def test_plackett_luce_equals_choix_rankings_without_ties():
+    import choix
+    rng_state = np.random.get_state()
+    np.random.seed(3)
+    truth = np.array([0.8, 0.3, -0.2, -0.9])
+    rankings = choix.generate_rankings(truth, 2000, size=3)
+    np.random.set_state(rng_state)
+    events = []
+    for ranking in rankings:
+        ranks = np.empty(len(ranking), int)
+        ranks[np.arange(len(ranking))] = np.arange(1, len(ranking) + 1)
+        events += ranking_events(ranks, np.asarray(ranking))
+    theta, se = plackett_luce(4, events, alpha=0.0)
+    expected = choix.ilsr_rankings(4, rankings, tol=1e-10)
+    assert theta == pytest.approx(expected, abs=1e-5)
+    assert np.all(np.abs(theta - truth) < 4 * se)
+
+
+def test_plackett_luce_recovers_strengths_with_repeated_strategies():
+    """Synthetic 4-seat games where one strategy holds two seats: the fit finds the true strengths."""
+    rng = np.random.default_rng(8)
+    truth = np.array([1.0, 0.2, -0.4, -0.8])
+    truth -= truth.mean()
+    weights = np.exp(truth)
+    events = []
+    for g in range(6000):
+        items = rng.choice(4, size=3, replace=False)
+        seats = np.append(items, items[0])          # items[0] plays two seats
+        left = list(range(4))
+        ranks = np.zeros(4, int)
+        for place in range(1, 5):                  # Plackett-Luce: pick seats best first
+            w = weights[seats[left]]
+            pick = left[rng.choice(len(left), p=w / w.sum())]
+            ranks[pick] = place
+            left.remove(pick)
+        events += ranking_events(ranks, seats)
+    theta, se = plackett_luce(4, events)
+    assert np.all(np.abs(theta - truth) < 4 * se), (theta, truth, se)
+    assert np.all(se < 0.06)
+    assert list(np.argsort(-theta)) == [0, 1, 2, 3]
+
+
+def test_games_needed():
+    import pandas as pd
+    iv = pd.DataFrame({"what": ["a", "b", "c"], "cells": [(0,), (1,), (0, 1)],
+                       "half_width": [0.02, 0.005, float("nan")]})
+    need = games_needed(iv, {0: 100, 1: 400}, 0.01)
+    assert need == {0: int(np.ceil(100 * 4 * 1.1))}
+    assert games_needed(iv, {0: 100, 1: 400}, 0.05) == {}

@@ -1,0 +1,129 @@
+"""The fast engine against the reference engine: differential replay of thousands of games,
+the plain-Python twin, card conservation after every move, and determinism of the frame.
+
+Two kernels serve every test (strategy sets {greedy, random} and the four thinking
+strategies); rule options are parameters, so variants need no new compile.
+"""
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcards.games.thirty_one.reference import Game
+from simcards.replay import play_reference, record, replay
+from simcards.simulate import prepare, simulate
+
+GAME = "thirty-one"
+SEED = 2024
+MIXED = {                      # lineups of the {greedy, random} kernel, 2..4 players
+    2: ("greedy", "random"),
+    3: ("random", "greedy", "random"),
+    4: ("greedy", "random", "random", "greedy"),
+}
+THINKERS = ("threshold", "suit_chaser", "discard_reader", "greedy")
+VARIANTS = (None, {"rebuild": "as_it_lies"}, {"turn_cap": 6, "rebuild": "as_it_lies"},
+            {"round_cap": 2}, {"keys": 1, "key_cards": 5})
+
+
+@pytest.fixture(scope="module")
+def batches():
+    """Compile (or load) each kernel once for the module."""
+    out = {}
+    for n, lineup in MIXED.items():
+        for v, rules in enumerate(VARIANTS):
+            out[(n, v)] = prepare(GAME, lineup, SEED, rules)
+    out[("thinkers", 0)] = prepare(GAME, THINKERS, SEED, None)
+    out[("thinkers", 1)] = prepare(GAME, THINKERS[::-1], SEED, {"rebuild": "as_it_lies"})
+    out[("random", 0)] = prepare(GAME, ("random",) * 4, SEED, {"turn_cap": 400})
+    for b in out.values():
+        b.kernel()
+    return out
+
+
+def _replay_many(batch, games, start=0):
+    totals = np.zeros(len(batch.spec.game_columns), np.int64)
+    for g in range(start, start + games):
+        rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
+        replay(rec)
+        totals += rec.game_row
+    return dict(zip(batch.spec.game_columns, totals.tolist()))
+
+
+def test_differential_replay_of_2000_games(batches):
+    """Every state of 2,160 fast games equals the reference engine's, move by move."""
+    played = 0
+    seen = {c: 0 for c in batches[(2, 0)].spec.game_columns}
+    plan = {(n, v): 120 for n in MIXED for v in range(len(VARIANTS))}   # 1,800 games
+    plan[("thinkers", 0)] = 150
+    plan[("thinkers", 1)] = 150
+    plan[("random", 0)] = 60
+    for key, games in plan.items():
+        totals = _replay_many(batches[key], games, start=1000 * played)
+        for c, x in totals.items():
+            seen[c] += x
+        played += games
+    assert played >= 2000
+    # the replays went through every way a round can end and through both stock rebuilds
+    for column in ("ends_31", "ends_33", "ends_678", "ends_proposal", "ends_cap", "refreshes",
+                   "rebuilds", "unfinished"):
+        assert seen[column] > 0, column
+
+
+@pytest.mark.parametrize("key", [(2, 0), (3, 1), (4, 2), (4, 3), ("thinkers", 0)])
+def test_python_twin_equals_the_fast_record(batches, key):
+    """The reference engine driven by the strategies' py_func plays the very same game."""
+    batch = batches[key]
+    for g in range(60):
+        rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
+        ref, moves = play_reference(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
+        assert moves == [tuple(m) for m in rec.moves.tolist()]
+        seats, row = ref.result()
+        assert seats == rec.seats.tolist() and row == rec.game_row.tolist()
+
+
+@pytest.mark.parametrize("key", [(2, 1), (3, 0), (4, 2), ("random", 0)])
+def test_every_card_is_accounted_for_after_every_move(batches, key):
+    batch = batches[key]
+    for g in range(40):
+        rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
+        ref = Game(batch.n_players, batch.rules, batch.seed, g)
+        assert ref.cards_everywhere() == list(range(36))
+        for step, (kind, seat, move) in enumerate(rec.moves.tolist()):
+            assert ref.next_decision() == (kind, seat)
+            assert ref.cards_everywhere() == list(range(36))
+            ref.apply(kind, move)
+            assert ref.cards_everywhere() == list(range(36)), (g, step)
+            assert ref.snapshot() == rec.snaps[2 * step + 1].tolist()
+            hands = [c for h in ref.hands for c in h]
+            assert len(set(hands + ref.middle)) == 3 * batch.n_players + 3
+
+
+def test_the_frame_does_not_depend_on_chunks_or_threads(batches):
+    lineup, rules = MIXED[3], VARIANTS[1]
+    base = simulate(GAME, lineup, 301, seed=SEED, rules=rules, threads=1, chunk_size=301)
+    for threads, chunk in ((1, 7), (2, 50), (2, 1000)):
+        other = simulate(GAME, lineup, 301, seed=SEED, rules=rules, threads=threads,
+                         chunk_size=chunk)
+        pd.testing.assert_frame_equal(base, other)
+    again = simulate(GAME, lineup, 301, seed=SEED + 1, rules=rules, threads=1)
+    assert not base.equals(again)
+
+
+def test_frame_columns_and_record_agree(batches):
+    frame = simulate(GAME, MIXED[4], 50, seed=SEED)
+    for column in ("keys", "dealt_mask", "declared", "proposals", "rounds", "turns", "ends_31",
+                   "ends_33", "ends_678", "ends_proposal", "ends_cap", "refreshes", "rebuilds",
+                   "unfinished"):
+        assert column in frame
+    batch = batches[(4, 0)]
+    rec = record(GAME, batch.strategies, SEED, 7, batch=batch)
+    rows = frame[frame.game == 7]
+    assert rows["keys"].tolist() == rec.seats[:, 2].tolist()
+    assert rows["dealt_mask"].tolist() == rec.seats[:, 3].tolist()
+    # each dealt mask holds three cards; the four first hands are disjoint
+    masks = rows["dealt_mask"].tolist()
+    assert all(bin(m).count("1") == 3 for m in masks)
+    assert bin(np.bitwise_or.reduce(masks)).count("1") == 12
+    # every round ends one way: a combination, an accepted proposal or the cap
+    ends = frame.groupby("game").first()
+    ended = ends[["ends_31", "ends_33", "ends_678", "ends_proposal", "ends_cap"]].sum(axis=1)
+    assert (ended == ends["rounds"]).all()
