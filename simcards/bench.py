@@ -7,7 +7,8 @@ import time
 
 from simcards.config import default_threads
 from simcards.replay import play_reference
-from simcards.simulate import prepare, run_records
+from simcards.runner import run_records
+from simcards.simulate import prepare
 
 _FRESH = """
 import time, numpy as np

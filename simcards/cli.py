@@ -1,6 +1,7 @@
 """The ``simcards`` command: thin skins over the library (simcards.simulate, replay, bench)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 from pathlib import Path
 from typing import Annotated, Optional
@@ -87,11 +88,14 @@ def rules_cmd(game: GameArg) -> None:
     out.print(table)
 
 
-def summary_table(frame) -> Table:
-    from simcards.stats import summarize
-    table = Table("", "name", "games", "win rate", "95% interval", title=(
-        f"{frame.attrs.get('game')}: {len(frame['game'].unique()):,} games, seed {frame.attrs.get('seed')}"))
-    for row in summarize(frame).itertuples():
+def summarize(frame):
+    from simcards.stats import summarize as _summarize
+    return _summarize(frame)
+
+
+def summary_table(summary, title: str) -> Table:
+    table = Table("", "name", "games", "win rate", "95% interval", title=title)
+    for row in summary.itertuples():
         table.add_row(row.scope, row.name, f"{row.games:,}", f"{row.win_rate:.4f}",
                       f"{row.ci_low:.4f} - {row.ci_high:.4f}")
     return table
@@ -107,43 +111,77 @@ def run_cmd(
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
     out_path: Annotated[Optional[Path], typer.Option("--out", help="Write every game's rows to .parquet or .csv.")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Threads (default: all cores).")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads on this machine (default: all cores).")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="Run on Dask: 'local' (a LocalCluster here) or a scheduler address tcp://HOST:8786. "
+             "Default: $SIMCARDS_CLUSTER, else threads here.")] = None,
+    workers: Annotated[Optional[int], typer.Option(help="Workers of a --cluster local (default: all cores).")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option(help="Games per chunk (the unit of work and of resuming).")] = None,
+    run_dir: Annotated[Optional[Path], typer.Option(
+        help="Save every finished chunk here (Parquet parts and a manifest), so the run can --resume.")] = None,
+    resume: Annotated[bool, typer.Option(help="Finish the run saved in --run-dir: only missing chunks are played.")] = False,
+    summary_only: Annotated[bool, typer.Option(
+        help="Keep running totals instead of rows: memory stays flat however many games.")] = False,
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     from simcards.options import parse_assignments
     from simcards.registry import get_game
-    from simcards.simulate import prepare, run_records, to_frame
+    from simcards.runner import RunSpec, backend_for, execute
     spec = get_game(game)
     names = _strategy_list(spec, players, strategies)
     if out_path is not None and out_path.suffix not in (".parquet", ".csv"):
         raise SimcardsError(f"bad output file {str(out_path)!r}: expected a .parquet or .csv name")
-    if games < 1:
-        raise SimcardsError(f"bad number of games {games}: expected a positive integer")
-    if threads is not None and threads < 1:
-        raise SimcardsError(f"bad thread count {threads}: expected a positive integer")
-    batch = prepare(game, names, seed, parse_assignments(rule))
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, transient=True, disable=games < 50_000) as bar:
-        task = bar.add_task("compiling", total=games)
-        batch.kernel()
-        bar.update(task, description="playing")
-        seat_out, game_out = run_records(batch, games, threads=threads,
-                                         progress=lambda k: bar.advance(task, k))
-    frame = to_frame(batch, seat_out, game_out)
-    out.print(summary_table(frame))
-    unfinished = int(game_out[:, list(spec.game_columns).index("unfinished")].sum()) \
-        if "unfinished" in spec.game_columns else 0
+    if out_path is not None and summary_only:
+        raise SimcardsError("--out writes every game's rows, which --summary-only does not keep: use one of them")
+    for label, value in (("thread count", threads), ("worker count", workers)):
+        if value is not None and value < 1:
+            raise SimcardsError(f"bad {label} {value}: expected a positive integer")
+    if resume and run_dir is None:
+        raise SimcardsError("--resume needs --run-dir, the folder of the run to finish")
+    run = RunSpec.create(game, names, games, seed, parse_assignments(rule),
+                         chunk_size=chunk_size or _default_chunk(games, threads),
+                         summary_only=summary_only)
+    backend = backend_for(cluster, threads, workers)
+    with _progress(games) as advance:
+        result = execute(run, backend, run_dir, resume, progress=advance)
+    if summary_only:
+        out.print(summary_table(result.summary(), f"{game}: {result.games:,} games (summary only), seed {seed}"))
+        unfinished = result.unfinished
+    else:
+        out.print(summary_table(summarize(result), f"{game}: {games:,} games, seed {seed}"))
+        unfinished = int(result.groupby("game")["unfinished"].first().sum()) if "unfinished" in result else 0
     if unfinished:
         out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
     if out_path is not None:
         out_path.parent.mkdir(parents=True, exist_ok=True)
         if out_path.suffix == ".parquet":
-            frame.to_parquet(out_path, index=False)
+            result.to_parquet(out_path, index=False)
         else:
-            frame.to_csv(out_path, index=False)
-        out.print(f"wrote {len(frame):,} rows to {out_path}")
+            result.to_csv(out_path, index=False)
+        out.print(f"wrote {len(result):,} rows to {out_path}")
+
+
+def _default_chunk(games: int, threads: Optional[int]) -> int:
+    from simcards.config import DEFAULT_CHUNK, default_threads
+    return min(DEFAULT_CHUNK, max(1, -(-games // (threads or default_threads()))))
+
+
+@contextlib.contextmanager
+def _progress(total: int):
+    """One bar for every backend: games done, games per second, time left (on stderr)."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TaskProgressColumn, TextColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task) -> Text:
+            return Text("" if task.speed is None else f"{task.speed:,.0f} games/s")
+
+    with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                  Speed(), TimeRemainingColumn(), console=err, transient=True,
+                  disable=total < 50_000) as bar:
+        task = bar.add_task("games", total=total)
+        yield lambda k: bar.advance(task, k)
 
 
 @command("replay")

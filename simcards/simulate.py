@@ -1,14 +1,12 @@
 """Run many games on the fast engine and return a tidy pandas frame."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from simcards.config import DEFAULT_CHUNK, default_threads
 from simcards.errors import IllegalMoveError, SimcardsError
 from simcards.kernels import load_kernel
 from simcards.registry import GameSpec, get_game
@@ -82,40 +80,6 @@ def _raise_illegal(batch: Batch, status: np.ndarray) -> None:
                            f"{move} ({shown})")
 
 
-def run_records(batch: Batch, n_games: int, start: int = 0, threads: int | None = None,
-                chunk_size: int | None = None, progress: ProgressFn | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """All games of a run, split in chunks over threads; the split never changes a result."""
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise SimcardsError(f"bad number of games {n_games!r}: expected a positive integer")
-    threads = threads or default_threads()
-    chunk = chunk_size or min(DEFAULT_CHUNK, max(1, -(-n_games // threads)))
-    bounds = [(lo, min(chunk, n_games - lo)) for lo in range(0, n_games, chunk)]
-    batch.kernel()  # compile or load once, before the threads start
-    seat_out = np.zeros((n_games, batch.n_players, 2 + len(batch.spec.seat_columns)), np.int64)
-    game_out = np.zeros((n_games, len(batch.spec.game_columns)), np.int64)
-
-    def work(bound):
-        lo, count = bound
-        s, g = run_range(batch, start + lo, count)
-        seat_out[lo:lo + count] = s
-        game_out[lo:lo + count] = g
-        return count
-
-    if threads == 1 or len(bounds) == 1:
-        for b in bounds:
-            done = work(b)
-            if progress:
-                progress(done)
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            # map keeps the order, so the first illegal move raised is the lowest game index
-            for done in pool.map(work, bounds):
-                if progress:
-                    progress(done)
-    return seat_out, game_out
-
-
 def to_frame(batch: Batch, seat_out: np.ndarray, game_out: np.ndarray, start: int = 0) -> pd.DataFrame:
     """One row per (game, seat): the tidy frame every report reads."""
     count, n, _ = seat_out.shape
@@ -152,6 +116,7 @@ def simulate(game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
     ``rules`` maps rule options to values (``simcards rules GAME`` lists them).
     The same seed gives the same frame, bit for bit, for any threads or chunk size.
     """
+    from simcards.runner import run_records  # runner builds on this module
     batch = prepare(game, strategies, seed, rules)
     seat_out, game_out = run_records(batch, n_games, start, threads, chunk_size, progress)
     return to_frame(batch, seat_out, game_out, start)

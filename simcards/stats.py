@@ -23,6 +23,15 @@ def _rows(scope: str, keys, wins, games) -> pd.DataFrame:
                          "wins": wins, "win_rate": wins / games, "ci_low": low, "ci_high": high})
 
 
+def summary_rows(strategy_names, strategy_wins, strategy_games, seats, seat_wins, seat_games,
+                 n_players: int) -> pd.DataFrame:
+    """The summary table from win sums: shared by frames and by running totals."""
+    out = pd.concat([_rows("strategy", strategy_names, strategy_wins, strategy_games),
+                     _rows("seat", seats, seat_wins, seat_games)], ignore_index=True)
+    out["fair_share"] = 1.0 / n_players if n_players else np.nan
+    return out
+
+
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """Win rate per strategy and per seat, each with a 95% Wilson interval.
 
@@ -33,13 +42,10 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """
     per_game = (frame.groupby(["strategy", "game"], observed=True)["win_share"].mean()
                 .groupby(level="strategy", observed=True).agg(["sum", "count"]))
-    by_strategy = _rows("strategy", per_game.index, per_game["sum"], per_game["count"])
     seats = frame.groupby("seat")["win_share"].agg(["sum", "count"])
-    by_seat = _rows("seat", seats.index, seats["sum"], seats["count"])
-    out = pd.concat([by_strategy, by_seat], ignore_index=True)
     n_players = int(frame["seat"].max()) + 1 if len(frame) else 0
-    out["fair_share"] = 1.0 / n_players if n_players else np.nan
-    return out
+    return summary_rows(per_game.index, per_game["sum"], per_game["count"],
+                        seats.index, seats["sum"], seats["count"], n_players)
 
 
 def unfinished_games(frame: pd.DataFrame) -> int:

@@ -23,7 +23,8 @@ import pandas as pd
 from simcards.errors import SimcardsError
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
-from simcards.simulate import Batch, prepare, run_records, to_frame
+from simcards.runner import run_records
+from simcards.simulate import Batch, prepare, to_frame
 
 Log = Callable[[str], None]
 

@@ -246,7 +246,8 @@ def _move_card(s, src, dst, k):
 def start_game(s, rng):
     """Rule 1: seat n-1 deals one card at a time from seat 0; then the tens rule, seat by seat."""
     n = s[S_N]
-    s[:] = 0
+    for i in range(A_POINTS, A_SIZE):   # everything but the rule parameters
+        s[i] = 0
     pos = 0
     for k in range(K):
         for _ in range(_COUNTS[k]):

@@ -1,0 +1,3 @@
+from simcards.cli import app
+
+app(prog_name="simcards")

@@ -1,0 +1,334 @@
+"""Long runs: chunks of game indices on threads or a Dask cluster, kept in a run
+folder so that an interrupted run resumes where it stopped.
+
+A run is fully defined by ``RunSpec``; chunk k always covers the same game
+indices and every game's random stream depends only on (seed, game index), so
+the result is the same bit for bit whatever the backend, the number of threads
+or workers, the order chunks finish in, or how often the run was interrupted.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+import simcards
+from simcards.config import DEFAULT_CHUNK, default_threads
+from simcards.errors import SimcardsError
+from simcards.simulate import Batch, prepare, run_range, to_frame
+from simcards.totals import Totals, totals_from_records
+
+ProgressFn = Callable[[int], None]
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's results; stored as the run folder's manifest."""
+
+    game: str
+    strategies: tuple[str, ...]
+    seed: int
+    rules: tuple[tuple[str, Any], ...]      # resolved, sorted
+    start: int
+    n_games: int
+    chunk_size: int
+    summary_only: bool
+    kernel_strategies: tuple[str, ...] = ()
+
+    @classmethod
+    def create(cls, game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
+               rules: Mapping[str, Any] | None = None, start: int = 0,
+               chunk_size: int | None = None, summary_only: bool = False,
+               kernel_strategies: Sequence[str] = ()) -> "RunSpec":
+        batch = prepare(game, strategies, seed, rules, kernel_strategies)
+        if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+            raise SimcardsError(f"bad number of games {n_games!r}: expected a positive integer")
+        if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1):
+            raise SimcardsError(f"bad chunk size {chunk_size!r}: expected a positive integer")
+        if not isinstance(start, (int, np.integer)) or start < 0:
+            raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
+        return cls(batch.spec.name, batch.strategies, batch.seed, tuple(sorted(batch.rules.items())),
+                   int(start), int(n_games), int(chunk_size or DEFAULT_CHUNK), bool(summary_only),
+                   tuple(sorted(set(kernel_strategies))))
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """(chunk index, first game index, games) for every chunk of the run."""
+        return [(i, self.start + lo, min(self.chunk_size, self.n_games - lo))
+                for i, lo in enumerate(range(0, self.n_games, self.chunk_size))]
+
+    def batch(self) -> Batch:
+        return _batch(self)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["strategies"] = list(self.strategies)
+        d["rules"] = dict(self.rules)
+        d["kernel_strategies"] = list(self.kernel_strategies)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "RunSpec":
+        return cls(d["game"], tuple(d["strategies"]), d["seed"], tuple(sorted(d["rules"].items())),
+                   d["start"], d["n_games"], d["chunk_size"], d["summary_only"],
+                   tuple(d.get("kernel_strategies", ())))
+
+
+@functools.lru_cache(maxsize=16)
+def _batch(run: RunSpec) -> Batch:
+    return prepare(run.game, run.strategies, run.seed, dict(run.rules), run.kernel_strategies)
+
+
+def play_chunk(run: RunSpec, index: int, first: int, count: int):
+    """One chunk, wherever it runs (a thread here, a Dask worker elsewhere):
+    kernel records, or running totals for a summary-only run."""
+    _fault_injection(index)
+    batch = run.batch()
+    seat_out, game_out = run_range(batch, first, count)
+    if run.summary_only:
+        return totals_from_records(batch.spec, batch.strategies, seat_out, game_out)
+    return seat_out, game_out
+
+
+def _fault_injection(index: int) -> None:
+    """Tests kill a worker on its first try of one chunk: SIMCARDS_CRASH_ONCE=<folder>:<chunk>.
+    Every try is logged in the folder, so a test can count them."""
+    spec = os.environ.get("SIMCARDS_CRASH_ONCE")
+    if not spec:
+        return
+    folder, _, chunk = spec.rpartition(":")
+    if int(chunk) != index:
+        return
+    log = Path(folder) / f"tries-{index}.log"
+    first_try = not log.exists()
+    with open(log, "a") as fh:
+        fh.write(f"{os.getpid()}\n")
+    if first_try:
+        os._exit(1)
+
+
+# ------------------------------------------------------------------ backends
+class ThreadBackend:
+    """Chunks on threads of this process (the kernels release the GIL)."""
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads or default_threads()
+
+    def run(self, run: RunSpec, chunks: list[tuple[int, int, int]], on_result: Callable) -> None:
+        run.batch().kernel()  # compile or load once, before the threads start
+        if self.threads == 1:
+            for index, first, count in chunks:
+                on_result(index, count, play_chunk(run, index, first, count))
+            return
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            futures: dict[Future, tuple[int, int]] = {
+                pool.submit(play_chunk, run, i, first, count): (i, count) for i, first, count in chunks}
+            _drain(futures, on_result)
+
+
+def _drain(futures: dict, on_result: Callable) -> None:
+    """Hand results over as chunks finish; after a failure let the earlier chunks
+    finish and raise the failure of the lowest chunk, so the error is the same
+    whatever the timing."""
+    pending = set(futures)
+    failures: dict[int, BaseException] = {}
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+        for fut in done:
+            index, count = futures[fut]
+            exc = fut.exception()
+            if exc is not None:
+                failures[index] = exc
+            else:
+                on_result(index, count, fut.result())
+        if failures:
+            lowest = min(failures)
+            for fut in list(pending):
+                if futures[fut][0] > lowest and fut.cancel():
+                    pending.discard(fut)
+    if failures:
+        raise failures[min(failures)]
+
+
+class DaskBackend:
+    """Chunks as tasks on a dask.distributed cluster: an existing scheduler
+    (``tcp://host:8786``) or ``local`` (a LocalCluster on this machine)."""
+
+    def __init__(self, address: str, workers: int | None = None):
+        self.address = address
+        self.workers = workers
+
+    def run(self, run: RunSpec, chunks: list[tuple[int, int, int]], on_result: Callable) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise SimcardsError("--cluster needs dask.distributed: pip install 'simcards[dask]'") from None
+        run.batch().kernel()  # fill the numba cache before workers start loading it
+        cluster = None
+        if self.address == "local":
+            cluster = LocalCluster(n_workers=self.workers or default_threads(), threads_per_worker=1,
+                                   processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(self.address, timeout="10s")
+            except OSError as exc:
+                raise SimcardsError(f"cannot reach the Dask scheduler {self.address!r}: {exc}") from None
+        try:
+            futures = {client.submit(play_chunk, run, i, first, count, pure=False,
+                                     key=f"simcards-chunk-{i}-{first}-{count}-{id(run)}"): (i, count)
+                       for i, first, count in chunks}
+            for fut in as_completed(futures):
+                index, count = futures[fut]
+                on_result(index, count, fut.result())   # a failed chunk raises here
+                fut.release()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def backend_for(cluster: str | None = None, threads: int | None = None, workers: int | None = None):
+    """``cluster``: None (threads here), ``local`` or a scheduler address; SIMCARDS_CLUSTER sets a default."""
+    cluster = cluster or os.environ.get("SIMCARDS_CLUSTER") or None
+    if cluster is None:
+        return ThreadBackend(threads)
+    if cluster != "local" and "://" not in cluster:
+        raise SimcardsError(f"bad cluster {cluster!r}: expected 'local' or a scheduler address such as "
+                            "tcp://host:8786")
+    return DaskBackend(cluster, workers)
+
+
+# ------------------------------------------------------------------ run folders
+class RunFolder:
+    """``manifest.json`` (the RunSpec and the package version) and one part per finished chunk:
+    ``parts/chunk-000012.parquet`` (rows) or ``.json`` (totals). A part is written to a
+    temporary name and renamed, so a part on disk is always complete."""
+
+    def __init__(self, path: Path, run: RunSpec, resume: bool):
+        self.path = Path(path)
+        self.run = run
+        manifest = self.path / MANIFEST
+        if manifest.exists():
+            if not resume:
+                raise SimcardsError(f"run folder {str(self.path)!r} already holds a run: "
+                                    "add --resume to finish it, or choose another folder")
+            stored = json.loads(manifest.read_text())["run"]
+            mine = run.to_json()
+            differ = sorted(k for k in mine if stored.get(k) != mine[k])
+            if differ:
+                raise SimcardsError(f"cannot resume {str(self.path)!r}: the run differs in "
+                                    f"{', '.join(differ)} (stored {', '.join(f'{k}={stored.get(k)!r}' for k in differ)})")
+        else:
+            (self.path / "parts").mkdir(parents=True, exist_ok=True)
+            _write_atomic(manifest, json.dumps({"run": run.to_json(), "version": simcards.__version__,
+                                                "chunks": len(run.chunks())}, indent=2))
+        (self.path / "parts").mkdir(parents=True, exist_ok=True)
+
+    def part(self, index: int) -> Path:
+        return self.path / "parts" / f"chunk-{index:06d}.{'json' if self.run.summary_only else 'parquet'}"
+
+    def done(self) -> set[int]:
+        return {i for i, _, _ in self.run.chunks() if self.part(i).exists()}
+
+    def save(self, index: int, result) -> None:
+        if self.run.summary_only:
+            _write_atomic(self.part(index), json.dumps(result.to_dict()))
+        else:
+            tmp = self.part(index).with_suffix(".tmp")
+            result.to_parquet(tmp, index=False)
+            os.replace(tmp, self.part(index))
+
+    def load(self, index: int):
+        if self.run.summary_only:
+            return Totals.from_dict(json.loads(self.part(index).read_text()))
+        return pd.read_parquet(self.part(index))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------ the run
+def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resume: bool = False,
+            progress: ProgressFn | None = None) -> pd.DataFrame | Totals:
+    """Play a run and return its frame (or its Totals when summary-only).
+
+    With ``run_dir``, every finished chunk is saved there first; with ``resume``
+    only the chunks missing from the folder are played."""
+    backend = backend or ThreadBackend()
+    chunks = run.chunks()
+    folder = RunFolder(Path(run_dir), run, resume) if run_dir is not None else None
+    done = folder.done() if folder else set()
+    if progress and done:
+        progress(sum(c for i, _, c in chunks if i in done))
+    batch = run.batch()
+    results: dict[int, Any] = {}
+    total: Totals | None = None
+
+    def on_result(index: int, count: int, result) -> None:
+        if not run.summary_only:
+            seat_out, game_out = result
+            result = to_frame(batch, seat_out, game_out, chunks[index][1])
+        if folder:
+            folder.save(index, result)
+        if run.summary_only:
+            _add(index, result)
+        elif folder is None:
+            results[index] = result
+        if progress:
+            progress(count)
+
+    seen: set[int] = set()
+
+    def _add(index: int, totals: Totals) -> None:
+        # totals are summed as they come; a chunk is never counted twice
+        nonlocal total
+        if index in seen:
+            return
+        seen.add(index)
+        total = totals if total is None else total.add(totals)
+
+    todo = [c for c in chunks if c[0] not in done]
+    if todo:
+        backend.run(run, todo, on_result)
+    if run.summary_only:
+        for index in sorted(done):
+            _add(index, folder.load(index))
+        return total
+    parts = [results[i] if i in results else folder.load(i) for i, _, _ in chunks]
+    frame = pd.concat(parts, ignore_index=True)
+    frame["strategy"] = pd.Categorical(frame["strategy"].astype(str), categories=list(batch.names))
+    frame.attrs.update(game=batch.spec.name, strategies=list(batch.strategies), rules=dict(batch.rules),
+                       seed=batch.seed, n_players=batch.n_players)
+    return frame
+
+
+def run_records(batch: Batch, n_games: int, start: int = 0, threads: int | None = None,
+                chunk_size: int | None = None, progress: ProgressFn | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """All games of a batch as kernel records, in memory, on this machine's threads."""
+    threads = threads or default_threads()
+    chunk = chunk_size or min(DEFAULT_CHUNK, max(1, -(-int(n_games) // threads)))
+    run = RunSpec.create(batch.spec.name, batch.strategies, n_games, batch.seed, batch.rules, start,
+                         chunk, kernel_strategies=batch.names)
+    seat_out = np.zeros((n_games, batch.n_players, 2 + len(batch.spec.seat_columns)), np.int64)
+    game_out = np.zeros((n_games, len(batch.spec.game_columns)), np.int64)
+
+    def on_result(index: int, count: int, result) -> None:
+        lo = run.chunks()[index][1] - start
+        seat_out[lo:lo + count], game_out[lo:lo + count] = result
+        if progress:
+            progress(count)
+
+    ThreadBackend(threads).run(run, run.chunks(), on_result)
+    return seat_out, game_out
