@@ -35,32 +35,31 @@ def knock_allowed(view):
 
 
 @njit(**INLINE)
+def _better(v, move, best, best_move):
+    if v > best:
+        return v, move
+    return best, best_move
+
+
+@njit(**INLINE)
 def best_exchange(view):
     """(move, value after it) of the best swap or "Кручу" by value; ties go to the lowest card
-    given, then the lowest card taken, and a swap before "Кручу" (the rule file's greedy)."""
-    h = view.hand
-    m = view.middle
-    best = -1
-    move = -1
-    for i in range(3):
-        # the two cards kept, in id order (the hand is sorted)
-        if i == 0:
-            x, y = h[1], h[2]
-        elif i == 1:
-            x, y = h[0], h[2]
-        else:
-            x, y = h[0], h[1]
-        g = h[i] * 64
-        for t in range(3):
-            v = value(x, y, m[t])
-            if v > best:
-                best = v
-                move = g + m[t]
-    if is_one_suit(h[0], h[1], h[2]):
-        v = value(m[0], m[1], m[2])
-        if v > best:
-            best = v
-            move = KNOCK
+    given, then the lowest card taken, and a swap goes before "Кручу" (the rule file's greedy).
+    The nine swaps are written out: hand and middle are sorted, so this order is id order."""
+    a, b, c = view.hand
+    x, y, z = view.middle
+    best, move = -1, -1
+    best, move = _better(value(b, c, x), a * 64 + x, best, move)
+    best, move = _better(value(b, c, y), a * 64 + y, best, move)
+    best, move = _better(value(b, c, z), a * 64 + z, best, move)
+    best, move = _better(value(a, c, x), b * 64 + x, best, move)
+    best, move = _better(value(a, c, y), b * 64 + y, best, move)
+    best, move = _better(value(a, c, z), b * 64 + z, best, move)
+    best, move = _better(value(a, b, x), c * 64 + x, best, move)
+    best, move = _better(value(a, b, y), c * 64 + y, best, move)
+    best, move = _better(value(a, b, z), c * 64 + z, best, move)
+    if is_one_suit(a, b, c):
+        best, move = _better(value(x, y, z), KNOCK, best, move)
     return move, best
 
 

@@ -1,7 +1,6 @@
 """The strategies: `random` exactly as the rule file defines it, and what each heuristic claims."""
 import collections
 
-import numpy as np
 import pytest
 
 from simcards.games.vzhukh.reference import ATTACK_DECISION, DEFEND_DECISION, Game
