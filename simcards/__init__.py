@@ -11,7 +11,12 @@ __version__ = "0.1.0"
 from simcards.errors import IllegalMoveError, SimcardsError
 from simcards.registry import get_game, games
 from simcards.simulate import simulate
-from simcards.stats import summarize
+
+
+def summarize(frame):
+    """Win rate per strategy and per seat with 95% Wilson intervals (see simcards.stats)."""
+    from simcards.stats import summarize as _summarize  # statsmodels loads in 0.7 s: only when asked
+    return _summarize(frame)
 
 
 def list_strategies(game: str) -> list[str]:

@@ -1,6 +1,12 @@
-"""``simcards bench``: measured speed of the fast engine against the reference engine."""
+"""``simcards bench``: measured speed of the fast engine against the reference engine.
+
+Wall-clock figures measure the machine as well as the engine: on a shared or
+busy machine compare the CPU-time figures (per core), which the load of other
+processes changes much less.
+"""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -11,7 +17,7 @@ from simcards.runner import run_records
 from simcards.simulate import prepare
 
 _FRESH = """
-import time, numpy as np
+import time
 t = time.perf_counter()
 from simcards.simulate import prepare, run_range
 b = prepare({game!r}, {strategies!r}, 0)
@@ -27,6 +33,12 @@ def fresh_start_seconds(game: str, strategies: list[str]) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def _timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
           strategy: str = "", seed: int = 0) -> dict:
     batch = prepare(game, [strategy] * players, seed)
@@ -38,23 +50,30 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     load_s = time.perf_counter() - t
     rows = []
     for label, threads in (("fast, 1 core", 1), (f"fast, {default_threads()} cores", default_threads())):
-        t = time.perf_counter()
-        _, game_out = run_records(batch, games, threads=threads)
-        dt = time.perf_counter() - t
+        (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=threads))
         steps = int(game_out[:, col].sum())
-        rows.append({"engine": label, "games": games, "seconds": dt, "games_per_s": games / dt,
-                     "ns_per_step": dt / steps * 1e9, "steps": steps})
-    t = time.perf_counter()
+        rows.append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu,
+                     "steps": steps})
     steps = 0
-    for g in range(reference_games):
-        ref, _ = play_reference(game, batch.strategies, seed, g, batch=batch)
-        steps += ref.result()[1][col]
-    dt = time.perf_counter() - t
-    rows.append({"engine": "reference (Python)", "games": reference_games, "seconds": dt,
-                 "games_per_s": reference_games / dt, "ns_per_step": dt / steps * 1e9, "steps": steps})
-    ref_rate = rows[-1]["games_per_s"]
+
+    def reference():
+        nonlocal steps
+        for g in range(reference_games):
+            ref, _ = play_reference(game, batch.strategies, seed, g, batch=batch)
+            steps += ref.result()[1][col]
+
+    _, wall, cpu = _timed(reference)
+    rows.append({"engine": "reference (Python)", "games": reference_games, "seconds": wall,
+                 "cpu_seconds": cpu, "steps": steps})
+    for row in rows:
+        row["games_per_s"] = row["games"] / row["seconds"]
+        row["ns_per_step"] = row["seconds"] / row["steps"] * 1e9
+        # CPU time per step is what one core spends, whatever else the machine runs
+        row["cpu_ns_per_step"] = row["cpu_seconds"] / row["steps"] * 1e9
+    ref_rate, ref_cpu = rows[-1]["games_per_s"], rows[-1]["cpu_ns_per_step"]
     for row in rows:
         row["speedup"] = row["games_per_s"] / ref_rate
-    return {"rows": rows, "unit": unit.rstrip("s"),
-            "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,
+        row["cpu_speedup"] = ref_cpu / row["cpu_ns_per_step"]
+    return {"rows": rows, "unit": unit.rstrip("s"), "steps_per_game": rows[0]["steps"] / games,
+            "load_s": load_s, "load_average": os.getloadavg()[0],
             "fresh_start_s": fresh_start_seconds(game, list(batch.strategies))}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import functools
 from pathlib import Path
 from typing import Annotated, Optional
@@ -231,16 +232,18 @@ def bench_cmd(
     spec = get_game(game)
     result = bench(game, games=games, reference_games=reference_games, players=players,
                    strategy=strategy or spec.bench_strategy, seed=seed)
-    table = Table("engine", "games", "seconds", "games/s", f"ns per {result['unit']}", "speed-up")
+    table = Table("engine", "games", "seconds", "games/s", f"ns per {result['unit']}",
+                  f"CPU ns per {result['unit']}", "speed-up", "CPU speed-up")
     for row in result["rows"]:
         table.add_row(row["engine"], f"{row['games']:,}", f"{row['seconds']:.3f}", f"{row['games_per_s']:,.0f}",
-                      f"{row['ns_per_step']:,.1f}", f"{row['speedup']:,.0f}x")
+                      f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}",
+                      f"{row['speedup']:,.0f}x", f"{row['cpu_speedup']:,.0f}x")
     out.print(table)
     out.print(f"mean {result['unit']}s per game: {result['steps_per_game']:.1f}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
-              f"first compile or load in this process: {result['load_s']:.2f} s")
-
-
+              f"first compile or load in this process: {result['load_s']:.2f} s; "
+              f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
+              "(CPU time is per core, less sensitive to other processes than wall time)")
 
 
 from simcards.report.cli import register as _register_report  # noqa: E402  (report commands)
