@@ -134,7 +134,7 @@ def _source(spec: GameSpec, names: tuple[str, ...], key: str) -> str:
         funcs = ", ".join(f"{d.function} as s{i}_{d.function}" for d in spec.decisions)
         lines.append(f"from {known[name].module} import {funcs}")
     for k, d in enumerate(spec.decisions):
-        lines += ["", "", "@njit(**NJIT_OPTIONS)", f"def _choose_{k}(sid, st, srng):",
+        lines += ["", "", "@njit(inline=\"always\", **NJIT_OPTIONS)", f"def _choose_{k}(sid, st, srng):",
                   f"    view = E.view_{d.name}(st)"]
         for i in range(len(names)):
             call = f"np.int64(s{i}_{d.function}(view, srng))"
@@ -142,7 +142,9 @@ def _source(spec: GameSpec, names: tuple[str, ...], key: str) -> str:
                 lines += [f"    if sid == {i}:", f"        return {call}"]
             else:
                 lines += [f"    return {call}"]
-    lines += ["", "", "@njit(**NJIT_OPTIONS)", "def _choose(k, sid, st, srng):"]
+    # inlined into the game loop: a call per decision through two small functions cost
+    # about 20 ns per turn on Five Alive
+    lines += ["", "", "@njit(inline=\"always\", **NJIT_OPTIONS)", "def _choose(k, sid, st, srng):"]
     for k in range(len(spec.decisions)):
         if k < len(spec.decisions) - 1:
             lines += [f"    if k == {k}:", f"        return _choose_{k}(sid, st, srng)"]

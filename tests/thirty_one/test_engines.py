@@ -35,7 +35,7 @@ def batches():
     out[("thinkers", 1)] = prepare(GAME, THINKERS[::-1], SEED, {"rebuild": "as_it_lies"})
     out[("random", 0)] = prepare(GAME, ("random",) * 4, SEED, {"turn_cap": 400})
     for b in out.values():
-        b.kernel()
+        record(GAME, b.strategies, b.seed, 0, b.rules, batch=b)   # compile or load here, once
     return out
 
 

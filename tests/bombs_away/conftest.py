@@ -1,0 +1,68 @@
+import pytest
+
+from simcards.games.bombs_away import SPEC
+from simcards.games.bombs_away.reference import Game
+from simcards.games.bombs_away.rules import (FIRST_NAME, JOKER, KIND_COUNTS, LAST_NAME, N_KINDS,
+                                             NAME, SIX)
+
+
+def counts(cards):
+    c = [0] * N_KINDS
+    for k in cards:
+        c[k] += 1
+    return c
+
+
+def conserved(game: Game) -> bool:
+    """Every card is in exactly one place (a hand, the stock, the pile), and every pile
+    card counts as something it may count as."""
+    seen = [0] * N_KINDS
+    for hand in game.hands:
+        for k, c in enumerate(hand):
+            assert c >= 0
+            seen[k] += c
+    for k in game.stock:
+        seen[k] += 1
+    for i, (k, eff) in enumerate(game.pile):
+        seen[k] += 1
+        if k == JOKER:
+            naming = (i == len(game.pile) - 1 and game.question is not None
+                      and game.question.kind == NAME and eff == JOKER)
+            assert naming or FIRST_NAME <= eff <= LAST_NAME, (k, eff)
+        elif k != SIX:
+            assert eff == k, (k, eff)
+    for p in range(game.n):
+        if not game.alive(p):
+            assert sum(game.hands[p]) == 0, "a player who is out holds cards"
+    return seen == list(KIND_COUNTS)
+
+
+def build(n=3, hands=(), pile=(), stock=None, current=0, direction=1, points=None, must=-1,
+          **rules):
+    """A hand-made position. ``pile`` holds kinds or (kind, counts as) pairs, bottom first;
+    the rest of the deck is the stock (kinds ascending, so its top card is the highest
+    kind) unless a stock is given."""
+    game = Game(n, SPEC.resolve_rules(rules), seed=0, game_index=0)
+    game.log.clear()
+    game.hands = [counts(h) for h in hands] + [[0] * N_KINDS for _ in range(n - len(hands))]
+    game.pile = [list(c) if isinstance(c, tuple) else [c, c] for c in pile]
+    if stock is None:
+        left = list(KIND_COUNTS)
+        for k in [k for h in hands for k in h] + [c[0] for c in game.pile]:
+            left[k] -= 1
+        stock = [k for k in range(N_KINDS) for _ in range(left[k])]
+    game.stock = list(stock)
+    game.current, game.direction, game.must = current, direction, must
+    if points is not None:
+        game.points = list(points)
+    return game
+
+
+@pytest.fixture
+def position():
+    return build
+
+
+@pytest.fixture(name="conserved")
+def conserved_fixture():
+    return conserved

@@ -1,0 +1,468 @@
+"""Every card and edge case of docs/rules/bombs-away.md on the reference engine, on hand-made positions."""
+import pytest
+
+from simcards.games.bombs_away import SPEC
+from simcards.games.bombs_away.reference import Game, IllegalMove
+from simcards.games.bombs_away.rules import (
+    ACE, ANSWER, EIGHT, EXTRA, FIVE, FOUR, JACK, JOKER, KING, NAME, NINE, PLAY, QUEEN, SEVEN, SIX,
+    TARGET, TEN, THREE, TWO, N_KINDS, KIND_COUNTS)
+
+FILLER = (TWO, THREE, FOUR, FIVE)   # another player's hand (three fit beside any test hand)
+
+
+def ask(game):
+    """The pending question: (kind, seat, options, card), or None when the game is over."""
+    if game.next_decision() is None:
+        return None
+    q = game.question
+    return q.kind, q.seat, sorted(q.options), q.card
+
+
+def answer(game, move):
+    kind, _ = game.next_decision()
+    game.apply(kind, move)
+
+
+# ---------------------------------------------------------------- set-up, turn, rule 3
+def test_deal_four_cards_each_and_seat_zero_leads(conserved):
+    game = Game(4, SPEC.resolve_rules({}), seed=3, game_index=1)
+    assert [sum(h) for h in game.hands] == [4, 4, 4, 4]
+    assert len(game.stock) == 53 - 16 and game.pile == []
+    assert game.points == [30] * 4 and conserved(game)
+    kind, seat = game.next_decision()
+    assert (kind, seat) == (PLAY, 0) or seat == 0
+    assert game.dealt == [sum(1 << k for k in range(N_KINDS) if h[k]) for h in game.hands]
+
+
+def test_deal_applies_the_tens_rule():
+    for g in range(200):
+        game = Game(5, SPEC.resolve_rules({}), seed=1, game_index=g)
+        assert all(h[TEN] <= 1 for h in game.hands)
+    kept = [max(h[TEN] for h in Game(5, SPEC.resolve_rules({"tens_rule": False}), 1, g).hands)
+            for g in range(200)]
+    assert max(kept) >= 2   # without the rule some deal gives a player two 10s
+
+
+def test_play_then_draw_back_up_to_four(position, conserved):
+    game = position(3, hands=[(TWO, FOUR, FIVE, NINE), FILLER, FILLER])
+    assert ask(game) == (PLAY, 0, [TWO, FOUR, FIVE, NINE], -1)
+    answer(game, TWO)
+    assert sum(game.hands[0]) == 4 and game.pile == [[TWO, TWO]]
+    assert game.current == 2 and game.turns == 2   # seat 1 missed its turn; seat 2's began
+    assert conserved(game)
+
+
+def test_an_illegal_card_is_refused(position):
+    game = position(3, hands=[(TWO, FOUR, FIVE, NINE), FILLER, FILLER])
+    game.next_decision()
+    with pytest.raises(IllegalMove):
+        game.apply(PLAY, KING)
+    with pytest.raises(IllegalMove):
+        game.apply(NAME, TWO)
+
+
+def test_no_legal_card_is_a_pass_that_counts_as_a_turn(position):
+    game = position(3, hands=[(SEVEN, SEVEN, SEVEN, SEVEN), FILLER, FILLER], pile=[TWO, THREE])
+    assert ask(game) == (PLAY, 1, [TWO, THREE, FOUR, FIVE], -1)
+    assert game.turns == 2 and game.hands[0][SEVEN] == 4 and len(game.pile) == 2
+
+
+# ---------------------------------------------------------------- rule 4: the tens rule
+def test_tens_rule_swaps_an_extra_ten_for_the_top_card(position):
+    game = position(3, hands=[(TEN, TEN, TWO, THREE)], stock=[FOUR, KING, QUEEN])
+    game.tens_rule(0)
+    assert game.hands[0][TEN] == 1 and game.hands[0][QUEEN] == 1
+    assert game.stock == [TEN, FOUR, KING]
+
+
+def test_tens_rule_with_a_stock_of_tens_gives_up_after_as_many_tries_as_stock_cards(position):
+    game = position(3, hands=[(TEN, TEN, TWO, THREE)], stock=[TEN, TEN])
+    game.tens_rule(0)
+    assert game.hands[0][TEN] == 2 and game.stock == [TEN, TEN]
+
+
+def test_tens_rule_counts_rank_ten_only(position):
+    game = position(3, hands=[(TEN, JACK, QUEEN, KING)], stock=[FOUR, FIVE])
+    game.tens_rule(0)
+    assert game.hands[0] == position(3, hands=[(TEN, JACK, QUEEN, KING)]).hands[0]
+
+
+def test_tens_rule_option_off_keeps_both_tens(position):
+    game = position(3, hands=[(TEN, TEN, TWO, THREE)], stock=[FOUR, FIVE], tens_rule=False)
+    game.tens_rule(0)
+    assert game.hands[0][TEN] == 2 and game.stock == [FOUR, FIVE]
+
+
+def test_tens_rule_applies_when_drawing_back_up(position):
+    game = position(3, hands=[(TEN, TWO, THREE, FOUR), FILLER, FILLER], stock=[FIVE, FIVE, TEN])
+    answer(game, TWO)                       # draws the 10 on top of the stock: two 10s
+    assert game.hands[0][TEN] == 1 and game.hands[0][FIVE] == 1 and game.stock == [TEN, FIVE]
+
+
+# ---------------------------------------------------------------- rule 5: empty stock
+def test_empty_stock_reshuffles_the_pile_under_its_top_card(position, conserved):
+    pile = [NINE, NINE, EIGHT, EIGHT, QUEEN]
+    game = position(3, hands=[(TWO, THREE, FOUR, FIVE), FILLER, FILLER], pile=pile, stock=[])
+    left = list(KIND_COUNTS)
+    for k in pile + [TWO, THREE, FOUR, FIVE] + 2 * list(FILLER):
+        left[k] -= 1
+    game.hands[1][ACE] += left[ACE]  # park every other card in seat 1's hand
+    for k in range(N_KINDS):
+        if k != ACE:
+            game.hands[2][k] += left[k]
+    answer(game, TWO)
+    assert game.pile == [[TWO, TWO]]            # the top card stays
+    assert len(game.stock) == len(pile) - 1 and sum(game.hands[0]) == 4
+    assert conserved(game)
+
+
+# ---------------------------------------------------------------- rule 6: the ace
+def test_ace_plays_one_more_card_whose_effect_applies(position):
+    game = position(3, hands=[(ACE, TWO, FOUR, NINE), FILLER, FILLER])
+    answer(game, ACE)
+    assert ask(game) == (EXTRA, 0, [TWO, FOUR, NINE], ACE)
+    answer(game, TWO)
+    assert game.current == 2 and game.turns == 2 and sum(game.hands[0]) == 4
+
+
+def test_ace_extra_card_is_free_of_an_eights_name(position):
+    game = position(3, hands=[(ACE, TWO, THREE, FOUR), FILLER, FILLER], must=ACE)
+    assert ask(game) == (EXTRA, 0, [TWO, THREE, FOUR], ACE)  # the ace was forced, no question
+
+
+def test_ace_with_no_card_left_to_play_ends_the_turn(position):
+    game = position(3, hands=[(ACE, SEVEN, SEVEN, SEVEN), FILLER, FILLER], pile=[FOUR])
+    # the ace is the only legal card (forced); then only 7s are left and the pile is short
+    assert ask(game)[:2] == (PLAY, 1) and game.turns == 2 and game.pile[-1] == [ACE, ACE]
+
+
+def test_aces_chain(position):
+    game = position(3, hands=[(ACE, ACE, TWO, FOUR), FILLER, FILLER])
+    answer(game, ACE)
+    answer(game, ACE)
+    assert ask(game) == (EXTRA, 0, [TWO, FOUR], ACE)
+
+
+# ---------------------------------------------------------------- rules 7, 8: 2 and 3
+def test_two_skips_the_next_player(position):
+    game = position(4, hands=[(TWO, FOUR, FIVE, NINE), FILLER, FILLER, FILLER])
+    answer(game, TWO)
+    assert game.current == 2
+
+
+def test_two_with_two_players_plays_again(position):
+    game = position(2, hands=[(TWO, FOUR, FIVE, NINE), FILLER])
+    answer(game, TWO)
+    assert ask(game)[1] == 0 and game.turns == 2
+
+
+def test_three_reverses(position):
+    game = position(4, hands=[(THREE, FOUR, FIVE, NINE), FILLER, FILLER, FILLER])
+    answer(game, THREE)
+    assert game.direction == -1 and game.current == 3
+
+
+def test_three_with_two_players_does_nothing(position):
+    game = position(2, hands=[(THREE, FOUR, FIVE, NINE), FILLER])
+    answer(game, THREE)
+    assert game.direction == 1 and game.current == 1
+
+
+def test_three_with_two_players_left_of_three_does_nothing(position):
+    game = position(3, hands=[(THREE, FOUR, FIVE, NINE), (), FILLER], points=[30, 0, 30])
+    answer(game, THREE)
+    assert game.direction == 1 and game.current == 2
+
+
+# ---------------------------------------------------------------- rule 9: the 4
+def test_four_shuffles_the_hand_into_the_stock_and_draws_a_new_hand(position, conserved):
+    game = position(3, hands=[(FOUR, TWO, THREE, FIVE), FILLER, FILLER])
+    before = len(game.stock)
+    answer(game, FOUR)
+    assert sum(game.hands[0]) == 4 and len(game.stock) == before - 1 and conserved(game)
+    assert game.pile == [[FOUR, FOUR]]
+
+
+# ---------------------------------------------------------------- rule 10: the 5
+def test_five_takes_a_random_card_from_a_chosen_opponent_who_draws_one(position, conserved):
+    game = position(3, hands=[(FIVE, TWO, THREE, FOUR), FILLER, (QUEEN,) * 4])
+    answer(game, FIVE)
+    assert ask(game) == (TARGET, 0, [1, 2], FIVE)
+    answer(game, 2)
+    assert game.hands[0][QUEEN] == 1 and sum(game.hands[0]) == 4
+    assert game.hands[2][QUEEN] == 3 and sum(game.hands[2]) == 4 and conserved(game)
+
+
+def test_five_with_two_players_takes_from_the_opponent_without_asking(position):
+    game = position(2, hands=[(FIVE, TWO, THREE, FOUR), (QUEEN,) * 4])
+    answer(game, FIVE)
+    assert game.hands[0][QUEEN] == 1 and ask(game)[1] == 1
+
+
+def test_five_skips_players_who_are_out(position):
+    game = position(4, hands=[(FIVE, TWO, THREE, FOUR), FILLER, (), FILLER], points=[30, 30, 0, 30])
+    answer(game, FIVE)
+    assert ask(game) == (TARGET, 0, [1, 3], FIVE)
+
+
+# ---------------------------------------------------------------- rule 11: the 6
+def test_six_on_an_empty_pile_does_nothing(position):
+    game = position(3, hands=[(SIX, TWO, THREE, FOUR), FILLER, FILLER])
+    answer(game, SIX)
+    assert game.pile == [[SIX, SIX]] and game.current == 1 and game.direction == 1
+
+
+def test_six_on_a_six_that_copied_nothing_does_nothing(position):
+    game = position(3, hands=[(SIX, TWO, THREE, FOUR), FILLER, FILLER], pile=[SIX])
+    answer(game, SIX)
+    assert game.pile[-1] == [SIX, SIX] and game.current == 1
+
+
+def test_six_copies_the_card_it_is_played_on(position):
+    game = position(4, hands=[(SIX, TWO, FOUR, FIVE), FILLER, FILLER, FILLER], pile=[THREE])
+    answer(game, SIX)
+    assert game.pile[-1] == [SIX, THREE] and game.direction == -1 and game.current == 3
+
+
+def test_six_on_a_six_copies_what_that_six_copied(position):
+    game = position(4, hands=[(SIX, TWO, FOUR, FIVE), FILLER, FILLER, FILLER],
+                    pile=[KING, (SIX, TWO)])
+    answer(game, SIX)
+    assert game.pile[-1] == [SIX, TWO] and game.current == 2     # acts as the 2
+
+
+def test_six_on_a_joker_copies_the_named_card_an_ace(position):
+    game = position(3, hands=[(SIX, TWO, FOUR, NINE), FILLER, FILLER], pile=[(JOKER, ACE)])
+    answer(game, SIX)
+    assert ask(game) == (EXTRA, 0, [TWO, FOUR, NINE], ACE)
+
+
+def test_six_on_a_joker_named_king_starts_a_duel(position):
+    game = position(3, hands=[(SIX, TWO, FOUR, NINE), (TWO, QUEEN, THREE, FOUR), FILLER],
+                    pile=[(JOKER, KING)])
+    answer(game, SIX)
+    assert ask(game) == (ANSWER, 1, [TWO, THREE, FOUR, QUEEN], KING) and game.duels == 1
+
+
+def test_six_copying_an_eight_names_a_rank(position):
+    game = position(3, hands=[(SIX, TWO, FOUR, NINE), FILLER, FILLER], pile=[EIGHT])
+    answer(game, SIX)
+    assert ask(game) == (NAME, 0, [NINE, TEN, JACK, QUEEN, KING, ACE], EIGHT)
+
+
+def test_six_copying_a_seven_needs_four_cards_on_the_pile(position):
+    short = position(3, hands=[(SIX, TWO, FOUR, NINE)], pile=[KING, SEVEN])
+    assert SIX not in short.legal_cards(0, -1)
+    enough = position(3, hands=[(SIX, TWO, FOUR, NINE)], pile=[TWO, THREE, KING, SEVEN])
+    assert SIX in enough.legal_cards(0, -1)
+
+
+# ---------------------------------------------------------------- rule 12: the 7
+def test_seven_with_a_short_pile_is_not_playable(position):
+    game = position(3, hands=[(SEVEN, TWO, FOUR, NINE), FILLER, FILLER], pile=[TWO, THREE, FOUR])
+    assert ask(game) == (PLAY, 0, [TWO, FOUR, NINE], -1)
+
+
+def test_seven_shuffles_the_top_five_pile_cards_into_the_stock(position, conserved):
+    game = position(3, hands=[(SEVEN, TWO, FOUR, NINE), FILLER, FILLER],
+                    pile=[NINE, EIGHT, TWO, THREE, FOUR, FIVE])
+    before = len(game.stock)
+    answer(game, SEVEN)
+    assert game.pile == [[NINE, NINE], [EIGHT, EIGHT]]
+    assert len(game.stock) == before + 5 - 1 and conserved(game)
+
+
+def test_seven_on_exactly_four_cards_empties_the_pile(position):
+    game = position(3, hands=[(SEVEN, TWO, FOUR, NINE), FILLER, FILLER], pile=[TWO, THREE, FOUR, FIVE])
+    answer(game, SEVEN)
+    assert game.pile == []
+
+
+# ---------------------------------------------------------------- rule 13: the 8
+def test_eight_names_a_rank_the_next_player_must_play(position):
+    game = position(3, hands=[(EIGHT, TWO, FOUR, NINE), (KING, TWO, THREE, JOKER), FILLER],
+                    stock=[FIVE] * 10)
+    answer(game, EIGHT)
+    assert ask(game) == (NAME, 0, [NINE, TEN, JACK, QUEEN, KING, ACE], EIGHT)
+    answer(game, KING)
+    assert game.must == KING and ask(game) == (PLAY, 1, [KING, JOKER], -1)
+
+
+def test_eight_whose_rank_the_next_player_lacks_leaves_every_card(position):
+    game = position(3, hands=[(EIGHT, TWO, FOUR, NINE), (TWO, THREE, FOUR, FIVE), FILLER])
+    answer(game, EIGHT)
+    answer(game, ACE)
+    assert ask(game) == (PLAY, 1, [TWO, THREE, FOUR, FIVE], -1)
+    answer(game, THREE)
+    assert game.must == -1
+
+
+def test_joker_under_an_eights_name_is_that_rank_without_asking(position):
+    game = position(3, hands=[(TWO, THREE, FOUR, FIVE), (JOKER, TWO, THREE, FOUR), FILLER],
+                    current=1, must=NINE)
+    # no 9 in hand but the joker: the joker is the only legal card, and it is a 9
+    assert ask(game) == (TARGET, 1, [0, 2], NINE)
+    assert game.pile[-1] == [JOKER, NINE]
+
+
+def test_eights_name_binds_the_first_card_only(position):
+    game = position(3, hands=[(NINE, TWO, THREE, FOUR), FILLER, FILLER], must=NINE)
+    assert ask(game)[0] == TARGET          # the 9 was forced; its opponent is asked
+    answer(game, 1)
+    assert game.must == -1
+
+
+# ---------------------------------------------------------------- rule 14: the 9
+def test_nine_swaps_a_random_card_each_way(position, conserved):
+    game = position(3, hands=[(NINE, TWO, TWO, TWO), (QUEEN,) * 4, FILLER])
+    answer(game, NINE)
+    assert ask(game) == (TARGET, 0, [1, 2], NINE)
+    answer(game, 1)
+    assert game.hands[0][QUEEN] == 1 and game.hands[0][TWO] == 2
+    assert game.hands[1][QUEEN] == 3 and game.hands[1][TWO] == 1 and conserved(game)
+
+
+# ---------------------------------------------------------------- rule 15: the joker
+def test_joker_is_the_rank_it_is_named(position):
+    game = position(3, hands=[(JOKER, TWO, FOUR, FIVE), (TWO, THREE, FOUR, QUEEN), FILLER])
+    answer(game, JOKER)
+    assert ask(game) == (NAME, 0, [NINE, TEN, JACK, QUEEN, KING, ACE], JOKER)
+    answer(game, JACK)
+    assert game.pile[-1] == [JOKER, JACK] and ask(game) == (ANSWER, 1, [TWO, THREE, FOUR, QUEEN], JACK)
+
+
+# ---------------------------------------------------------------- rule 16: duels
+def duel(position, n=3, answer_hand=(TWO, THREE, FOUR, QUEEN), **kw):
+    hands = [(KING, TWO, FOUR, FIVE), answer_hand] + [FILLER] * (n - 2)
+    game = position(n, hands=hands, **kw)
+    answer(game, KING)
+    return game
+
+
+def test_duel_answer_equal_costs_nothing_and_the_answerer_plays_next(position):
+    game = duel(position)
+    answer(game, QUEEN)
+    assert game.points == [30, 30, 30] and game.pile[-1] == [QUEEN, QUEEN]
+    assert ask(game)[1] == 1 and sum(game.hands[1]) == 4
+
+
+def test_duel_answer_lower_costs_the_player_after_the_answerer_the_difference(position):
+    game = duel(position, n=4)
+    answer(game, THREE)
+    assert game.points == [30, 30, 23, 30] and game.points_lost == 7
+    assert ask(game)[1] == 1
+
+
+def test_duel_answer_can_never_be_higher_so_points_never_rise(position):
+    game = duel(position, answer_hand=(JOKER, TWO, THREE, FOUR))
+    answer(game, JOKER)
+    assert ask(game) == (NAME, 1, [NINE, TEN, JACK, QUEEN, KING, ACE], JOKER)
+    answer(game, TEN)                      # worth 10, as much as any duel card: nothing lost
+    assert game.points == [30, 30, 30] and game.points_lost == 0
+
+
+def test_duel_answer_with_an_ace_is_worth_one(position):
+    game = duel(position, answer_hand=(ACE, TWO, THREE, FOUR))
+    answer(game, ACE)
+    assert game.points == [30, 30, 21]
+    assert ask(game)[:2] == (PLAY, 1)      # the ace's effect does not apply
+
+
+def test_duel_answer_with_a_six_is_worth_the_duel_card(position):
+    game = duel(position, answer_hand=(SIX, TWO, THREE, FOUR))
+    answer(game, SIX)
+    assert game.pile[-1] == [SIX, KING] and game.points == [30, 30, 30]
+
+
+def test_duel_answers_effect_does_not_apply(position):
+    game = duel(position, n=4, answer_hand=(TWO, THREE, FOUR, QUEEN))
+    answer(game, TWO)
+    assert ask(game)[:2] == (PLAY, 1) and game.points[2] == 22   # no skip; 10 - 2 lost
+
+
+def test_two_player_duel_hits_the_answerer(position):
+    game = duel(position, n=2, answer_hand=(TWO, THREE, FOUR, QUEEN))
+    answer(game, FOUR)
+    assert game.points == [30, 24]
+
+
+def test_duel_follows_the_direction_of_play(position):
+    game = duel(position, n=4, direction=-1)
+    assert ask(game)[:2] == (ANSWER, 3)
+    game.hands[3] = game.hands[1][:]
+    answer(game, THREE)
+    assert game.points == [30, 30, 23, 30]
+
+
+def test_duel_victim_skips_players_who_are_out(position):
+    game = duel(position, n=4, points=[30, 30, 0, 30])
+    game.hands[2] = [0] * N_KINDS
+    answer(game, THREE)
+    assert game.points == [30, 30, 0, 23]
+
+
+def test_duel_answer_in_hand_with_one_rank_is_forced(position):
+    game = duel(position, answer_hand=(FOUR,) * 4)
+    assert ask(game)[:2] == (PLAY, 1) and game.points == [30, 30, 24]
+
+
+def test_pagat_duel_the_starter_chooses_the_victim(position):
+    game = duel(position, n=4, duel_victim="chosen")
+    answer(game, THREE)
+    assert ask(game) == (TARGET, 0, [1, 2, 3], KING) and game.damage == 7
+    answer(game, 3)
+    assert game.points == [30, 30, 30, 23]
+
+
+def test_pagat_duel_without_damage_asks_nothing(position):
+    game = duel(position, n=4, duel_victim="chosen")
+    answer(game, QUEEN)
+    assert ask(game)[:2] == (PLAY, 1) and game.points == [30] * 4
+
+
+# ---------------------------------------------------------------- rule 17: the end
+def test_elimination_sends_the_hand_under_the_stock_and_play_skips_the_player(position, conserved):
+    game = duel(position, n=4, points=[30, 30, 5, 30])
+    stock_before = list(game.stock)
+    hand2 = [k for k in range(N_KINDS) for _ in range(game.hands[2][k])]
+    answer(game, THREE)
+    assert game.points[2] == -2 and not game.alive(2) and sum(game.hands[2]) == 0
+    assert game.stock[:4] == hand2 and game.stock[4:4 + 10] == stock_before[:10]
+    assert game.out_order == [-1, -1, 0, -1] and conserved(game)
+    assert game.next_player(1) == 3 and not game.over
+
+
+def test_last_player_standing_wins(position):
+    game = duel(position, n=2, points=[12, 3], answer_hand=(TWO, THREE, FOUR, QUEEN))
+    answer(game, TWO)
+    assert game.over and game.next_decision() is None
+    seats, row = game.result()
+    assert [s[:3] for s in seats] == [[1, 1, 12], [0, 2, -5]]
+    assert row == [1, 1, 8, 0]
+
+
+def test_ranks_follow_the_order_of_elimination(position):
+    game = duel(position, n=3, points=[30, 30, 4])
+    answer(game, TWO)                          # seat 2 loses 8: out first
+    assert game.out_order == [-1, -1, 0] and ask(game)[:2] == (PLAY, 1)
+    game.points[0] = 1
+    answer(game, QUEEN)                        # two players left: the answerer is the victim
+    assert ask(game)[:2] == (ANSWER, 0)
+    answer(game, TWO)
+    assert game.over and game.out_order == [1, -1, 0]
+    seats, row = game.result()
+    assert [s[:2] for s in seats] == [[0, 2], [1, 1], [0, 3]]
+    assert row[:3] == [2, 2, 16]
+
+
+# ---------------------------------------------------------------- rule 18: the turn cap
+def test_turn_cap_stops_the_game_unfinished(position):
+    game = position(3, hands=[FILLER, FILLER, FILLER], stock=[FIVE] * 20, turn_cap=4,
+                    points=[30, 12, 20])
+    for _ in range(4):
+        kind, seat = game.next_decision()
+        game.apply(kind, TWO if game.hands[seat][TWO] else THREE)
+    assert game.next_decision() is None and game.unfinished and game.turns == 4
+    seats, row = game.result()
+    assert [s[0] for s in seats] == [0, 0, 0] and [s[1] for s in seats] == [1, 3, 2]
+    assert row[-1] == 1
