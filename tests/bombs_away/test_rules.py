@@ -43,6 +43,19 @@ def test_deal_applies_the_tens_rule():
     assert max(kept) >= 2   # without the rule some deal gives a player two 10s
 
 
+def test_the_conservation_check_catches_a_lost_duplicated_or_unnamed_card(position, conserved):
+    game = position(3, hands=[FILLER, FILLER, FILLER], pile=[KING, (JOKER, QUEEN)])
+    assert conserved(game)
+    game.stock.pop()
+    assert not conserved(game)                      # a card lost
+    game.stock += [ACE, ACE]
+    assert not conserved(game)                      # a card duplicated
+    game.stock.pop()
+    game.pile[-1][1] = JOKER
+    with pytest.raises(AssertionError):
+        conserved(game)                             # a joker on the pile without a name
+
+
 def test_play_then_draw_back_up_to_four(position, conserved):
     game = position(3, hands=[(TWO, FOUR, FIVE, NINE), FILLER, FILLER])
     assert ask(game) == (PLAY, 0, [TWO, FOUR, FIVE, NINE], -1)

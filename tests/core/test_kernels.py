@@ -17,20 +17,26 @@ SPEC = get_game("five-alive")
 
 
 @pytest.fixture
-def dropped_strategy():
-    """Write a strategy file into strategies/five_alive/ the way a user would; remove it after."""
-    made = []
+def user_tree(tmp_path):
+    """A copy of strategies/ on its own import path, so a file a test drops in is
+    seen only by the subprocesses of that test (the suite runs in parallel)."""
+    import shutil
+    root = tmp_path / "tree"
+    shutil.copytree(strategy_dir(SPEC).parent, root / "strategies",
+                    ignore=shutil.ignore_patterns("__pycache__"))
 
     def drop(body: str) -> str:
         name = f"zz_test_{uuid.uuid4().hex[:8]}"
-        path = strategy_dir(SPEC) / f"{name}.py"
-        path.write_text(textwrap.dedent(body))
-        made.append(path)
+        (root / "strategies" / "five_alive" / f"{name}.py").write_text(textwrap.dedent(body))
         return name
 
-    yield drop
-    for path in made:
-        path.unlink(missing_ok=True)
+    def run(*args: str, code: str | None = None) -> subprocess.CompletedProcess:
+        env = dict(os.environ, PYTHONPATH=str(root))
+        cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "simcards", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+
+    drop.run = run
+    return drop
 
 
 LOWEST = '''
@@ -58,45 +64,67 @@ ALWAYS_SEVEN = '''
 '''
 
 
-def test_a_dropped_file_is_listed_usable_and_compiled(dropped_strategy):
-    name = dropped_strategy(LOWEST)
-    assert name in simcards.list_strategies("five-alive")
-    frame = simcards.simulate("five-alive", [name, "high_first"], 200, seed=3)
+def test_a_dropped_file_is_listed_usable_and_compiled(user_tree, tmp_path):
+    name = user_tree(LOWEST)
+    listed = user_tree.run("strategies", "five-alive")
+    assert listed.returncode == 0 and name in listed.stdout
+    out = tmp_path / "r.parquet"
+    ran = user_tree.run("run", "five-alive", "--strategies", f"{name},high_first", "--games", "200",
+                        "--seed", "3", "--out", str(out))
+    assert ran.returncode == 0, ran.stderr
+    import pandas as pd
+    frame = pd.read_parquet(out)
     assert set(frame["strategy"]) == {name, "high_first"}
-    module = sys.modules[f"strategies.five_alive.{name}"]
-    assert module.decide.signatures, "the strategy was compiled, not interpreted"
     assert frame.loc[frame.strategy == name, "win_share"].mean() < 0.5  # lowest-first is weak
+    compiled = user_tree.run(code=f"""
+from simcards.simulate import prepare, run_range
+b = prepare("five-alive", ["{name}", "high_first"], 3)
+run_range(b, 0, 20)
+k = b.kernel()
+print(len(k.play_batch.signatures), "from strategies.five_alive.{name} import decide" in open(k.__file__).read())""")
+    # the strategy is called from inside the compiled game loop, not from Python
+    assert compiled.stdout.split() == ["1", "True"], compiled.stdout + compiled.stderr
 
 
-def test_an_illegal_move_names_strategy_game_and_seed(dropped_strategy):
-    name = dropped_strategy(ALWAYS_SEVEN)
-    with pytest.raises(IllegalMoveError) as info:
-        simcards.simulate("five-alive", ["high_first", name], 100, seed=9)
-    err = info.value
-    assert err.strategy == name and err.seed == 9 and err.seat == 1
-    first_bad = err.game_index
-    assert f"game index {first_bad}" in str(err) and name in str(err) and "seed 9" in str(err)
-    # the same error whatever the split: the lowest failing game is reported
-    with pytest.raises(IllegalMoveError) as again:
-        simcards.simulate("five-alive", ["high_first", name], 100, seed=9, threads=2, chunk_size=1)
-    assert again.value.game_index == first_bad
+def test_an_illegal_move_names_strategy_game_and_seed(user_tree):
+    name = user_tree(ALWAYS_SEVEN)
+    ran = user_tree.run("run", "five-alive", "--strategies", f"high_first,{name}", "--games", "100",
+                        "--seed", "9")
+    assert ran.returncode == 2
+    line = ran.stderr.strip()
+    assert "\n" not in line and name in line and "seed 9" in line and "seat 1" in line
+    # the same error whatever the split: the lowest failing game index is reported
+    split = user_tree.run(code=f"""
+import simcards
+for threads, chunk in ((1, 100), (2, 1), (2, 7)):
+    try:
+        simcards.simulate("five-alive", ["high_first", "{name}"], 100, seed=9, threads=threads,
+                          chunk_size=chunk)
+    except simcards.IllegalMoveError as err:
+        print(err.game_index, err.strategy, err.seed)""")
+    rows = split.stdout.split("\n")[:3]
+    assert len(set(rows)) == 1 and rows[0].split()[1:] == [name, "9"], split.stdout + split.stderr
+    assert f"game index {rows[0].split()[0]}" in line
 
 
-def test_a_strategy_file_without_decide_is_reported(dropped_strategy):
-    dropped_strategy('"""Nothing here."""\n')
-    with pytest.raises(simcards.SimcardsError, match="must define decide"):
-        simcards.list_strategies("five-alive")
+def test_a_strategy_file_without_decide_is_reported(user_tree):
+    user_tree('"""Nothing here."""\n')
+    listed = user_tree.run("strategies", "five-alive")
+    assert listed.returncode == 2 and "must define decide" in listed.stderr
 
 
-def test_kernel_key_follows_sources_and_strategy_set(dropped_strategy):
+def test_kernel_key_follows_sources_and_strategy_set(tmp_path, monkeypatch):
     a = kernel_key(SPEC, ("high_first",))
     assert a == kernel_key(SPEC, ("high_first",))
     assert a != kernel_key(SPEC, ("high_first", "random"))
-    name = dropped_strategy(LOWEST)
-    key = kernel_key(SPEC, (name,))
-    path = strategy_dir(SPEC) / f"{name}.py"
-    path.write_text(path.read_text() + "\n# changed\n")
-    assert kernel_key(SPEC, (name,)) != key
+    from simcards import kernels
+    real = kernels._dependencies
+    changed = tmp_path / "changed.py"
+    changed.write_text("# a changed strategy source\n")
+    monkeypatch.setattr(kernels, "_dependencies", lambda spec, names: real(spec, names) + [changed])
+    b = kernel_key(SPEC, ("high_first",))
+    changed.write_text("# changed again\n")
+    assert b != a and kernel_key(SPEC, ("high_first",)) != b
 
 
 def test_generated_module_dispatches_every_strategy():

@@ -454,6 +454,8 @@ class Game:
                 sum(1 << m for m in q.options) if q else 0, q.card if q else -1,
                 self.duel_from, self.victim, self.damage]
         hands = [c for hand in self.hands for c in hand]
-        pad = lambda cards: cards + [-1] * (DECK - len(cards))  # noqa: E731
-        return (head + list(self.points) + list(self.out_order) + hands + pad(list(self.stock))
-                + pad([k for k, _ in self.pile]) + pad([e for _, e in self.pile]))
+        stock = self.stock + [-1] * (DECK - len(self.stock))
+        pad = [-1] * (DECK - len(self.pile))
+        kinds = [k for k, _ in self.pile] + pad
+        counts_as = [e for _, e in self.pile] + pad
+        return head + self.points + self.out_order + hands + stock + kinds + counts_as
