@@ -30,8 +30,7 @@ _loaded: dict[str, ModuleType] = {}
 
 _LOOP = '''
 
-@njit(**NJIT_OPTIONS)
-def _play(st, grng, srng, sids, status, g, moves, snaps, record):
+def _play_game(st, grng, srng, sids, status, g, moves, snaps, record):
     """Play one dealt game to the end. With ``record``, keep every decision and
     the state before and after it. Stops at an illegal move, noted in status."""
     step = 0
@@ -60,6 +59,13 @@ def _play(st, grng, srng, sids, status, g, moves, snaps, record):
         step += 1
 
 
+# The batch loop inlines the game loop: as a separate function its every call
+# into the engine kept no-op reference counting on the borrowed arrays
+# (measured on Thirty-One: 85 -> 61 ns per turn). Replays use the plain one.
+_play = njit(**NJIT_OPTIONS)(_play_game)
+_play_inline = njit(inline="always", **NJIT_OPTIONS)(_play_game)
+
+
 @njit(**NJIT_OPTIONS)
 def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
     """Games start..start+count-1; returns how many finished (fewer after an illegal move)."""
@@ -76,7 +82,7 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
         seed_game(grng, seed, g, STREAM_DEAL)
         seed_game(srng, seed, g, STREAM_STRATEGY)
         E.start_game(st, grng)
-        _play(st, grng, srng, sids, status, g, moves, snaps, False)
+        _play_inline(st, grng, srng, sids, status, g, moves, snaps, False)
         if status[0] != 0:
             done = i
             break

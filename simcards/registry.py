@@ -72,6 +72,7 @@ class GameSpec:
 
 
 _GAMES: dict[str, GameSpec] = {}
+_discovered = False
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -86,8 +87,11 @@ def _discover() -> None:
 
 
 def games() -> dict[str, GameSpec]:
-    if not _GAMES:
+    # once, whatever was imported before: a game imported directly must not hide the others
+    global _discovered
+    if not _discovered:
         _discover()
+        _discovered = True
     return dict(sorted(_GAMES.items()))
 
 

@@ -9,7 +9,6 @@ scale has half-width at most the target, or the cap ``max_games`` is reached.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import json
 import platform
 import sys
@@ -42,12 +41,7 @@ def default_out_dir(exp: Experiment) -> Path:
 
 def make_batch(exp: Experiment, lineup: tuple[str, ...], rules: dict) -> Batch:
     """A validated batch whose kernel covers every strategy of the experiment (one compile)."""
-    if "kernel_strategies" in inspect.signature(prepare).parameters:
-        return prepare(exp.spec.name, lineup, exp.seed, rules, kernel_strategies=exp.strategies)
-    batch = prepare(exp.spec.name, lineup, exp.seed, rules)
-    names = exp.strategies
-    return dataclasses.replace(batch, names=names,
-                               sids=np.array([names.index(s) for s in lineup], dtype=np.int64))
+    return prepare(exp.spec.name, lineup, exp.seed, rules, kernel_strategies=exp.strategies)
 
 
 def _downcast(frame: pd.DataFrame) -> pd.DataFrame:

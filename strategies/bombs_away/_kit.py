@@ -1,12 +1,14 @@
-"""Helpers shared by Bombs Away strategies (a view is simcards.games.bombs_away.fast.View).
+"""Helpers shared by Bombs Away strategies (a view is simcards.games.bombs_away.view.View, read through its accessors).
 
-``view.legal[m]`` marks every allowed answer, so a strategy never has to know the
+``allowed(view, m)`` marks every allowed answer, so a strategy never has to know the
 legality rules: it ranks the allowed answers and returns the best one.
 """
 import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.view import (
+    allowed, card, direction, duel_from, held, n_allowed, n_players, on_pile, points, top, victim)
 from simcards.games.bombs_away.rules import (
     ACE, EIGHT, FIRST_DUEL, FIRST_NAME, JACK, JOKER, KING, LAST_DUEL, LAST_NAME, N_KINDS, QUEEN,
     SIX, TEN, VALUE)
@@ -18,9 +20,9 @@ _VALUE = np.array(VALUE, np.int64)
 @njit(**NJIT_OPTIONS)
 def uniform(view, rng):
     """A uniform choice among the allowed answers."""
-    r = rand_below(rng, view.n_legal)
+    r = rand_below(rng, n_allowed(view))
     for m in range(N_KINDS):
-        if view.legal[m] != 0:
+        if allowed(view, m):
             if r == 0:
                 return m
             r -= 1
@@ -31,10 +33,10 @@ def uniform(view, rng):
 def first_legal(view, order):
     """The first allowed answer of ``order``, else the first allowed answer at all."""
     for m in order:
-        if view.legal[m] != 0:
+        if allowed(view, m):
             return m
     for m in range(N_KINDS):
-        if view.legal[m] != 0:
+        if allowed(view, m):
             return m
     return -1
 
@@ -47,8 +49,8 @@ def is_duel(kind):
 @njit(**NJIT_OPTIONS)
 def counts_as(view, kind):
     """What a card would count as if played now (a 6 is the top card; the joker is left as is)."""
-    if kind == SIX and view.top >= 0:
-        return view.top
+    if kind == SIX and top(view) >= 0:
+        return top(view)
     return kind
 
 
@@ -63,10 +65,9 @@ def answer_value(kind):
 @njit(**NJIT_OPTIONS)
 def defenders(view):
     """Cards held that answer a duel at full value (10, J, Q, K, 6, joker)."""
-    h = view.hand
-    c = h[SIX] + h[JOKER]
+    c = held(view, SIX) + held(view, JOKER)
     for k in range(FIRST_DUEL, LAST_DUEL + 1):
-        c += h[k]
+        c += held(view, k)
     return c
 
 
@@ -74,12 +75,12 @@ def defenders(view):
 def answer_high(view):
     """The allowed answer worth most: a duel card, then a 6 (it copies the duel card), the joker last."""
     for k in (TEN, JACK, QUEEN, KING, SIX, JOKER):
-        if view.legal[k] != 0:
+        if allowed(view, k):
             return k
     best = -1
     bv = -1
     for k in range(N_KINDS):
-        if view.legal[k] != 0 and answer_value(k) > bv:
+        if allowed(view, k) and answer_value(k) > bv:
             bv = answer_value(k)
             best = k
     return best
@@ -91,7 +92,7 @@ def answer_low(view):
     best = -1
     bv = 99
     for k in range(N_KINDS):
-        if view.legal[k] != 0 and answer_value(k) < bv:
+        if allowed(view, k) and answer_value(k) < bv:
             bv = answer_value(k)
             best = k
     return best
@@ -100,8 +101,8 @@ def answer_low(view):
 @njit(**NJIT_OPTIONS)
 def opponent_most_points(view):
     best = -1
-    for q in range(view.n_players):
-        if view.legal[q] != 0 and (best < 0 or view.points[q] > view.points[best]):
+    for q in range(n_players(view)):
+        if allowed(view, q) and (best < 0 or points(view, q) > points(view, best)):
             best = q
     return best
 
@@ -109,8 +110,8 @@ def opponent_most_points(view):
 @njit(**NJIT_OPTIONS)
 def opponent_fewest_points(view):
     best = -1
-    for q in range(view.n_players):
-        if view.legal[q] != 0 and (best < 0 or view.points[q] < view.points[best]):
+    for q in range(n_players(view)):
+        if allowed(view, q) and (best < 0 or points(view, q) < points(view, best)):
             best = q
     return best
 
@@ -118,15 +119,15 @@ def opponent_fewest_points(view):
 @njit(**NJIT_OPTIONS)
 def next_seat(view, p):
     """The next player still in after p in the direction of play."""
-    n = view.n_players
+    n = n_players(view)
     q = p
     for _ in range(n):
-        q += view.direction
+        q += direction(view)
         if q >= n:
             q = 0
         elif q < 0:
             q = n - 1
-        if view.points[q] > 0:
+        if points(view, q) > 0:
             return q
     return p
 
@@ -134,8 +135,8 @@ def next_seat(view, p):
 @njit(**NJIT_OPTIONS)
 def alive_count(view):
     c = 0
-    for q in range(view.n_players):
-        if view.points[q] > 0:
+    for q in range(n_players(view)):
+        if points(view, q) > 0:
             c += 1
     return c
 
@@ -155,7 +156,7 @@ def rarest_name(view):
     best = FIRST_NAME
     bc = -1
     for k in range(FIRST_NAME, LAST_NAME + 1):
-        c = view.hand[k] + view.pile_counts[k]
+        c = held(view, k) + on_pile(view, k)
         if c > bc:
             bc = c
             best = k
@@ -165,9 +166,9 @@ def rarest_name(view):
 @njit(**NJIT_OPTIONS)
 def standard_name(view):
     """A joker given as an answer is named 10 (full value); a played joker K (a duel); an 8 ACE."""
-    if view.card == EIGHT:
+    if card(view) == EIGHT:
         return ACE
-    if view.duel_from >= 0:
+    if duel_from(view) >= 0:
         return TEN
     return KING
 
@@ -175,6 +176,6 @@ def standard_name(view):
 @njit(**NJIT_OPTIONS)
 def standard_answer(view):
     """Full value when the decider would lose the points (or the starter chooses); else least."""
-    if view.victim == view.seat or view.victim < 0:
+    if victim(view) == view.seat or victim(view) < 0:
         return answer_high(view)
     return answer_low(view)

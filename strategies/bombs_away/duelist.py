@@ -7,6 +7,7 @@ itself would lose the points, and least (most damage) otherwise.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.view import allowed, card, top
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
 from strategies.bombs_away._kit import (alive_count, first_legal, is_duel, opponent_most_points,
@@ -18,13 +19,13 @@ CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT)
 @njit(**NJIT_OPTIONS)
 def play(view, rng):
     for k in (KING, QUEEN, JACK, TEN):
-        if view.legal[k] != 0:
+        if allowed(view, k):
             return k
-    if view.legal[SIX] != 0 and view.top >= 0 and is_duel(view.top):
+    if allowed(view, SIX) and top(view) >= 0 and is_duel(top(view)):
         return SIX
-    if view.legal[ACE] != 0:
+    if allowed(view, ACE):
         return ACE
-    if view.legal[JOKER] != 0:
+    if allowed(view, JOKER):
         return JOKER
     return first_legal(view, CHEAP)
 
@@ -36,7 +37,7 @@ def extra(view, rng):
 
 @njit(**NJIT_OPTIONS)
 def name_rank(view, rng):
-    if view.card == EIGHT:
+    if card(view) == EIGHT:
         return KING if alive_count(view) >= 4 else ACE
     return standard_name(view)
 

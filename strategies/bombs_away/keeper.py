@@ -7,6 +7,7 @@ named 10; an answer is worth most when the keeper itself would lose the points.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.view import allowed
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
 from strategies.bombs_away._kit import (defenders, first_legal, opponent_most_points,
@@ -20,10 +21,10 @@ LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
 def play(view, rng):
     if defenders(view) >= 2:
         for k in (KING, QUEEN, JACK, TEN):
-            if view.legal[k] != 0:
+            if allowed(view, k):
                 return k
     for k in CHEAP:
-        if view.legal[k] != 0:
+        if allowed(view, k):
             return k
     return first_legal(view, LAST)
 

@@ -10,6 +10,7 @@ rank most likely in the next hand when that duel would hit someone else
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
                                              LAST_DUEL, NINE, QUEEN, SEVEN, SIX, TEN, THREE, TWO)
 from strategies.bombs_away._kit import (alive_count, first_legal, my_duel_victim,
@@ -24,8 +25,8 @@ LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
 @njit(**NJIT_OPTIONS)
 def _weakest(view, v):
     """Seat v has the fewest points among the decider's opponents still in."""
-    for q in range(view.n_players):
-        if q != view.seat and view.points[q] > 0 and view.points[q] < view.points[v]:
+    for q in range(n_players(view)):
+        if q != view.seat and points(view, q) > 0 and points(view, q) < points(view, v):
             return False
     return True
 
@@ -33,12 +34,12 @@ def _weakest(view, v):
 @njit(**NJIT_OPTIONS)
 def play(view, rng):
     v = my_duel_victim(view)
-    if v != view.seat and (view.points[v] <= 9 or _weakest(view, v)):
+    if v != view.seat and (points(view, v) <= 9 or _weakest(view, v)):
         for k in DUEL_CARDS:
-            if view.legal[k] != 0:
+            if allowed(view, k):
                 return k
     for k in CHEAP:
-        if view.legal[k] != 0:
+        if allowed(view, k):
             return k
     return first_legal(view, LAST)
 
@@ -50,12 +51,12 @@ def extra(view, rng):
 
 @njit(**NJIT_OPTIONS)
 def name_rank(view, rng):
-    if view.card == EIGHT:
+    if card(view) == EIGHT:
         if alive_count(view) >= 4:
             best = KING
             seen = 99
             for k in range(FIRST_DUEL, LAST_DUEL + 1):
-                c = view.hand[k] + view.pile_counts[k]
+                c = held(view, k) + on_pile(view, k)
                 if c < seen:
                     seen = c
                     best = k
@@ -66,11 +67,11 @@ def name_rank(view, rng):
 
 @njit(**NJIT_OPTIONS)
 def target(view, rng):
-    if view.damage > 0:   # pagat duel: knock out the strongest opponent the damage can finish
+    if damage(view) > 0:   # pagat duel: knock out the strongest opponent the damage can finish
         best = -1
-        for q in range(view.n_players):
-            if view.legal[q] != 0 and view.points[q] <= view.damage and (
-                    best < 0 or view.points[q] > view.points[best]):
+        for q in range(n_players(view)):
+            if allowed(view, q) and points(view, q) <= damage(view) and (
+                    best < 0 or points(view, q) > points(view, best)):
                 best = q
         if best >= 0:
             return best

@@ -143,17 +143,32 @@ def test_heuristics_beat_random():
 
 def test_random_is_uniform_among_distinct_legal_ranks():
     """The rule file's `random`: three 2s and a K in hand are two choices, not four."""
-    from simcards.games.bombs_away.fast import View
+    from simcards.games.bombs_away import view as V
     from strategies.bombs_away.random import play
-    hand = [0] * 14
-    hand[0], hand[11] = 3, 1
-    legal = tuple(1 if c else 0 for c in hand)
-    view = View(0, PLAY, -1, tuple(hand), legal, 2, -1, -1, 0, (0,) * 14, (30,) * 5, (4,) * 5, 1,
-                30, 4, 0, -1, -1, 0)
+    s = np.zeros(V.A_SIZE, np.int64)
+    s[V.A_HANDS + 0], s[V.A_HANDS + 11] = 3, 1
+    s[V.A_LEGAL + 0] = s[V.A_LEGAL + 11] = 1
+    s[V.S_N_LEGAL] = 2
     rng = simcards.rng.PyRandom(1, 0, 1).as_array()
-    picks = [play.py_func(view, rng) for _ in range(4000)]
+    picks = [play.py_func(V.View(s, 0), rng) for _ in range(4000)]
     assert set(picks) == {0, 11}
     assert abs(picks.count(11) / 4000 - 0.5) < 0.04
+
+
+def test_reference_view_shows_only_what_the_seat_may_see():
+    from simcards.games.bombs_away import view as V
+    from simcards.games.bombs_away.reference import Game
+    game = Game(4, SPEC.resolve_rules({}), seed=5, game_index=0)
+    game.next_decision()
+    seat = game.question.seat
+    v = game.view()
+    assert [V.held(v, k) for k in range(14)] == game.hands[seat]
+    assert [V.points(v, p) for p in range(4)] == game.points
+    assert [V.hand_size(v, p) for p in range(4)] == [4, 4, 4, 4]
+    assert V.stock_size(v) == len(game.stock) and V.n_allowed(v) == len(game.question.options)
+    hidden = np.concatenate([v.s[V.A_STOCK:V.A_PILE]] + [
+        v.s[V.A_HANDS + p * 14:V.A_HANDS + (p + 1) * 14] for p in range(4) if p != seat])
+    assert not hidden.any()                 # other hands and the stock order stay hidden
 
 
 def test_fast_engine_deals_like_the_reference():

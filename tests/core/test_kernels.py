@@ -7,8 +7,6 @@ import uuid
 
 import pytest
 
-import simcards
-from simcards.errors import IllegalMoveError
 from simcards.kernels import kernel_key, load_kernel
 from simcards.registry import get_game
 from simcards.strategy_registry import strategy_dir
@@ -95,7 +93,6 @@ def test_an_illegal_move_names_strategy_game_and_seed(user_tree):
     assert "\n" not in line and name in line and "seed 9" in line and "seat 1" in line
     # the same error whatever the split: the lowest failing game index is reported
     split = user_tree.run(code=f"""
-import simcards
 for threads, chunk in ((1, 100), (2, 1), (2, 7)):
     try:
         simcards.simulate("five-alive", ["high_first", "{name}"], 100, seed=9, threads=threads,

@@ -1,5 +1,4 @@
 """Scale: threads, a Dask LocalCluster, resumable run folders, summary-only totals."""
-import os
 import signal
 import subprocess
 import sys

@@ -242,7 +242,7 @@ def test_blitz_is_checked_before_a_round_end_caused_by_the_same_killer(position)
 def test_turn_cap_stops_the_game_as_unfinished():
     rules = {"turn_cap": 25}
     game = Game(4, SPEC.resolve_rules(rules), seed=1, game_index=0)
-    while (d := game.next_decision()) is not None:
+    while game.next_decision() is not None:
         game.apply(PLAY, game.legal_moves()[0])
     assert game.unfinished and game.turns == 25
     seats, row = game.result()

@@ -17,11 +17,9 @@ or passed into a function, with an atomic operation; measured on the first,
 StructRef version of this engine, those atomics were 60% of the run time. So
 the whole state is one int64 array ``s`` (layout below; the kernel passes it
 borrowed, so passing it costs nothing), the hot helpers are inlined, shuffles
-keep the generator state in a local, and a strategy's view holds tuples.
+keep the generator state in a local. The layout and a strategy's view are in view.py.
 """
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -29,9 +27,15 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, JOKER, KIND_COUNTS,
-    LAST_DUEL, LAST_NAME, MAX_PLAYERS, N_KINDS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND,
+    LAST_DUEL, LAST_NAME, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND,
     P_POINTS, P_TENS, P_TURN_CAP, PLAY, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN, THREE,
     TWO, VALUE)
+from simcards.games.bombs_away.view import (
+    A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_LEGAL, A_OUT, A_PILE, A_PILE_COUNTS, A_POINTS, A_SIZE,
+    A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER, S_DECK,
+    S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_MUST, S_N, S_N_LEGAL,
+    S_OUTS, S_OVER, S_PHASE, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS,
+    S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, View)
 from simcards.rng import _LOW32, _S32, _TWO32, _U_GOLDEN, _mix, rand_below
 
 DONE = -1
@@ -53,49 +57,9 @@ PH_TARGET_VICTIM = 10  # waiting (duel_victim=chosen): who loses the duel's poin
 PH_END_TURN = 11       # cur draws back up; the next player is found
 PH_OVER = 12
 
-# ---- the state: one flat int64 array s. Scalars first (S_*), then the arrays (A_*).
-(S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK,   # rule parameters
- S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
- S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP,                                   # the game
- S_PHASE, S_KIND, S_DECIDER, S_ASKING, S_N_LEGAL, S_DUEL_FROM, S_DUEL_CARD, S_ANSWERER,
- S_VICTIM, S_DAMAGE) = range(30)                                           # question, duel
-N_SCALARS = 32
-
-# ---- arrays at fixed offsets (seats padded to MAX_PLAYERS)
-K = N_KINDS
-ROOM = 54                        # deck (53) + 1
-A_POINTS = N_SCALARS             # points[p]
-A_OUT = A_POINTS + MAX_PLAYERS   # out_order[p]: 0 for the first player out, -1 while in
-A_HAND_N = A_OUT + MAX_PLAYERS   # cards in hand
-A_DEALT = A_HAND_N + MAX_PLAYERS  # dealt_mask
-A_HANDS = A_DEALT + MAX_PLAYERS  # hands[p * K + kind]: counts
-A_STOCK = A_HANDS + MAX_PLAYERS * K   # stock, bottom first
-A_PILE = A_STOCK + ROOM          # pile kinds, bottom first
-A_EFF = A_PILE + ROOM            # what each pile card counts as
-A_PILE_COUNTS = A_EFF + ROOM     # pile cards per kind
-A_LEGAL = A_PILE_COUNTS + K      # 1 per allowed answer of the pending question
-A_SIZE = A_LEGAL + K
-
 _VALUE = np.array(VALUE, np.int64)
 _COUNTS = np.array(KIND_COUNTS, np.int64)
 HEAD = 18  # scalars at the start of a snapshot
-
-
-#: What the deciding seat sees, for every question (rule file, "What a strategy sees").
-#: Sequences are tuples (no reference counting): ``hand[kind]``, ``pile_counts[kind]``,
-#: ``points[seat]`` and ``hand_sizes[seat]`` (seats beyond n_players hold 0);
-#: ``legal[m]`` is 1 for each allowed answer m: a card kind (play, extra, answer),
-#: a rank kind 7..12 (name) or a seat (target). ``card`` is the card that asks: -1
-#: for the first card of a turn, ACE for the card after an ace, EIGHT or JOKER for a
-#: name, FIVE, NINE or the duel card for a target, the duel card for an answer.
-#: ``must`` is the rank an 8 named (-1: none); ``top`` what the pile's top card
-#: counts as (-1: empty pile). ``duel_from`` is the duel's starter during a duel
-#: (else -1), ``victim`` the seat that will lose the points (-1 when the starter
-#: chooses), ``damage`` the points at stake when the starter chooses.
-View = namedtuple("View", [
-    "seat", "decision", "card", "hand", "legal", "n_legal", "must", "top", "pile_size",
-    "pile_counts", "points", "hand_sizes", "direction", "stock_size", "n_players", "current",
-    "duel_from", "victim", "damage"])
 
 
 @njit(**NJIT_OPTIONS)
@@ -680,25 +644,9 @@ def decider(s):
     return s[S_DECIDER]
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def _kinds(s, o):
-    return (s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4], s[o + 5], s[o + 6], s[o + 7],
-            s[o + 8], s[o + 9], s[o + 10], s[o + 11], s[o + 12], s[o + 13])
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def _seats(s, o):
-    return (s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4])
-
-
 @njit(**NJIT_OPTIONS)
 def _view(s):
-    p = s[S_DECIDER]
-    top = s[A_EFF + s[S_PILE_N] - 1] if s[S_PILE_N] > 0 else -1
-    return View(p, s[S_KIND], s[S_ASKING], _kinds(s, A_HANDS + p * K), _kinds(s, A_LEGAL), s[S_N_LEGAL],
-                s[S_MUST], top, s[S_PILE_N], _kinds(s, A_PILE_COUNTS), _seats(s, A_POINTS),
-                _seats(s, A_HAND_N), s[S_DIRECTION], s[S_STOCK_N], s[S_N], s[S_CUR], s[S_DUEL_FROM],
-                s[S_VICTIM], s[S_DAMAGE])
+    return View(s, s[S_DECIDER])
 
 
 @njit(**NJIT_OPTIONS)

@@ -23,11 +23,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcards.games.bombs_away.fast import View
+import numpy as np
+
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR,
-    JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, MAX_PLAYERS, N_KINDS, NAME, NINE, PLAY, SEVEN, SEVEN_MIN_PILE,
+    JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_KINDS, NAME, NINE, PLAY, SEVEN, SEVEN_MIN_PILE,
     SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE)
+from simcards.games.bombs_away.view import (
+    A_EFF, A_HAND_N, A_HANDS, A_LEGAL, A_PILE, A_PILE_COUNTS, A_POINTS, A_SIZE, S_ASKING, S_CUR,
+    S_DAMAGE, S_DECIDER, S_DIRECTION, S_DUEL_FROM, S_KIND, S_MUST, S_N, S_N_LEGAL, S_PILE_N,
+    S_STOCK_N, S_VICTIM, View)
 from simcards.rng import STREAM_DEAL, PyRandom
 
 NAMEABLE = list(range(FIRST_NAME, LAST_NAME + 1))   # 9, 10, J, Q, K, A
@@ -410,20 +415,25 @@ class Game:
         return self.question.kind, self.question.seat
 
     def view(self, kind: int | None = None) -> View:
-        """What the deciding seat may see (rule file, "What a strategy sees"); the same
-        tuples as the fast engine's view (seats padded with 0 up to MAX_PLAYERS)."""
+        """What the deciding seat may see (rule file, "What a strategy sees"): the fast
+        engine's state layout (view.py) with every hidden field left at zero."""
         q = self.question
-        pad = [0] * (MAX_PLAYERS - self.n)
-        pile_counts = [0] * N_KINDS
-        for card, _ in self.pile:
-            pile_counts[card] += 1
-        return View(q.seat, q.kind, q.card, tuple(self.hands[q.seat]),
-                    tuple(int(m in q.options) for m in range(N_KINDS)), len(q.options),
-                    self.must, self.top(), len(self.pile), tuple(pile_counts),
-                    tuple(self.points + pad),
-                    tuple([self.hand_size_of(p) for p in range(self.n)] + pad),
-                    self.direction, len(self.stock), self.n, self.current, self.duel_from,
-                    self.victim, self.damage)
+        s = np.zeros(A_SIZE, np.int64)
+        s[S_N], s[S_DIRECTION], s[S_CUR], s[S_MUST] = self.n, self.direction, self.current, self.must
+        s[S_STOCK_N], s[S_PILE_N] = len(self.stock), len(self.pile)
+        s[S_KIND], s[S_DECIDER], s[S_ASKING], s[S_N_LEGAL] = q.kind, q.seat, q.card, len(q.options)
+        s[S_DUEL_FROM], s[S_VICTIM], s[S_DAMAGE] = self.duel_from, self.victim, self.damage
+        for p in range(self.n):
+            s[A_POINTS + p] = self.points[p]
+            s[A_HAND_N + p] = self.hand_size_of(p)
+        for k in range(N_KINDS):
+            s[A_HANDS + q.seat * N_KINDS + k] = self.hands[q.seat][k]
+        for i, (k, counts_as) in enumerate(self.pile):
+            s[A_PILE + i], s[A_EFF + i] = k, counts_as
+            s[A_PILE_COUNTS + k] += 1
+        for m in q.options:
+            s[A_LEGAL + m] = 1
+        return View(s, q.seat)
 
     def apply(self, kind: int, move: int) -> None:
         q = self.next_decision() and self.question
