@@ -27,6 +27,7 @@ from simcards.strategy_registry import check_strategies, helper_files
 
 _TEMPLATE_VERSION = "1"
 _loaded: dict[str, ModuleType] = {}
+_by_names: dict[tuple, ModuleType] = {}
 
 _LOOP = '''
 
@@ -184,6 +185,8 @@ def kernel_key(spec: GameSpec, names: tuple[str, ...]) -> str:
 def load_kernel(spec: GameSpec, names: tuple[str, ...] | list[str]) -> ModuleType:
     """The compiled entry module for this game and strategy set (ids = positions in ``names``)."""
     names = tuple(names)
+    if (spec.name, names) in _by_names:  # hashing the sources per chunk is wasted work
+        return _by_names[(spec.name, names)]
     key = kernel_key(spec, names)
     modname = f"_simcards_kernel_{spec.module_name}_{key}"
     if modname in _loaded:
@@ -203,4 +206,5 @@ def load_kernel(spec: GameSpec, names: tuple[str, ...] | list[str]) -> ModuleTyp
     sys.modules[modname] = module
     module_spec.loader.exec_module(module)
     _loaded[modname] = module
+    _by_names[(spec.name, names)] = module
     return module

@@ -98,6 +98,14 @@ def resolve_options(game: str, options: tuple[RuleOption, ...],
     return resolved
 
 
+def check_deal(n_players: int, hand_size: int, deck: int) -> None:
+    """The deck must hold every starting hand."""
+    if n_players * hand_size > deck:
+        raise SimcardsError(
+            f"hand_size={hand_size} for {n_players} players needs {n_players * hand_size} cards "
+            f"but the deck has {deck}")
+
+
 def parse_assignments(pairs: list[str] | None) -> dict[str, str]:
     """``["lives=3", "blitz=true"]`` -> ``{"lives": "3", "blitz": "true"}`` (CLI ``--rule``)."""
     out: dict[str, str] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption
+from simcards.options import RuleOption, check_deal
 
 GAME = "five-alive"
 MIN_PLAYERS, MAX_PLAYERS = 2, 7  # the state layout (view.py) has room for 7 seats
@@ -71,10 +71,7 @@ def check_rules(rules: dict) -> None:
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
     counts = deck_counts(rules)
     deck = sum(counts)
-    if n_players * rules["hand_size"] > deck:
-        raise SimcardsError(
-            f"hand_size={rules['hand_size']} for {n_players} players needs "
-            f"{n_players * rules['hand_size']} cards but the deck has {deck}")
+    check_deal(n_players, rules["hand_size"], deck)
     row = np.zeros(N_PARAMS, dtype=np.int64)
     row[P_LIVES] = rules["lives"]
     row[P_HAND] = rules["hand_size"]

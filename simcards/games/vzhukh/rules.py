@@ -14,7 +14,7 @@ from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption
+from simcards.options import RuleOption, check_deal
 
 GAME = "vzhukh"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -93,10 +93,7 @@ def check_rules(rules: dict) -> None:
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
     counts = deck_counts(rules)
     deck = sum(counts)
-    if n_players * rules["hand_size"] > deck:
-        raise SimcardsError(
-            f"hand_size={rules['hand_size']} for {n_players} players needs "
-            f"{n_players * rules['hand_size']} cards but the deck has {deck}")
+    check_deal(n_players, rules["hand_size"], deck)
     row = np.zeros(N_PARAMS, dtype=np.int64)
     row[P_HAND] = rules["hand_size"]
     row[P_JOKER_PENALTY] = rules["joker_penalty"]
