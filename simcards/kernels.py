@@ -166,7 +166,8 @@ def _dependencies(spec: GameSpec, names: tuple[str, ...]) -> list[Path]:
     game_dir = Path(importlib.import_module(spec.package).__file__).parent
     known = check_strategies(spec, list(names))
     files = [core / "rng.py", core / "config.py", core / "borrow.py", Path(__file__)]
-    files += sorted(game_dir.glob("*.py"))
+    # everything the kernel can import; the reference engine is not, so editing it recompiles nothing
+    files += sorted(p for p in game_dir.glob("*.py") if p.name != "reference.py")
     files += helper_files(spec)
     files += [known[n].path for n in names]
     return files

@@ -59,28 +59,47 @@ def next_u64(state):
     return _mix(state[0])
 
 
-@njit(**NJIT_OPTIONS)
-def rand_below(state, n):
-    """Uniform integer in [0, n) for 0 < n < 2**32, without bias (Lemire)."""
+@njit(inline="always", **NJIT_OPTIONS)
+def _below(x, n):
+    """From generator value ``x``: (next value, uniform integer in [0, n)) for 0 < n < 2**32,
+    without bias (Lemire). Works on a local value, so loops keep the state in a register."""
     un = np.uint64(n)
-    m = (next_u64(state) >> _S32) * un
+    x = x + _U_GOLDEN
+    m = (_mix(x) >> _S32) * un
     low = m & _LOW32
     if low < un:
         t = (_TWO32 - un) % un
         while low < t:
-            m = (next_u64(state) >> _S32) * un
+            x = x + _U_GOLDEN
+            m = (_mix(x) >> _S32) * un
             low = m & _LOW32
-    return np.int64(m >> _S32)
+    return x, np.int64(m >> _S32)
+
+
+@njit(**NJIT_OPTIONS)
+def rand_below(state, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32, without bias (Lemire)."""
+    x, r = _below(state[0], n)
+    state[0] = x
+    return r
+
+
+@njit(**NJIT_OPTIONS)
+def shuffle_range(a, lo, n, state):
+    """Fisher-Yates shuffle of a[lo:lo+n] in place, from the last position down."""
+    x = state[0]
+    for i in range(n - 1, 0, -1):
+        x, j = _below(x, i + 1)
+        t = a[lo + i]
+        a[lo + i] = a[lo + j]
+        a[lo + j] = t
+    state[0] = x
 
 
 @njit(**NJIT_OPTIONS)
 def shuffle(a, n, state):
     """Fisher-Yates shuffle of a[0:n] in place, from the last position down."""
-    for i in range(n - 1, 0, -1):
-        j = rand_below(state, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+    shuffle_range(a, 0, n, state)
 
 
 def new_state() -> np.ndarray:

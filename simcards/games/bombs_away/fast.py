@@ -36,7 +36,7 @@ from simcards.games.bombs_away.view import (
     S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_MUST, S_N, S_N_LEGAL,
     S_OUTS, S_OVER, S_PHASE, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS,
     S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, View)
-from simcards.rng import _LOW32, _S32, _TWO32, _U_GOLDEN, _mix, rand_below
+from simcards.rng import rand_below, shuffle_range
 
 DONE = -1
 SEAT_COLS = 4   # win, rank, points, dealt_mask
@@ -99,26 +99,8 @@ def next_alive(s, p, d):
 # ------------------------------------------------------------------ stock and pile
 @njit(**NJIT_OPTIONS)
 def _shuffle_stock(s, rng):
-    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down), with
-    rand_below's arithmetic written out on a local copy of the generator state: the
-    same numbers, without touching the state array once per card."""
-    x = rng[0]
-    for i in range(s[S_STOCK_N] - 1, 0, -1):
-        un = np.uint64(i + 1)
-        x = x + _U_GOLDEN
-        m = (_mix(x) >> _S32) * un
-        low = m & _LOW32
-        if low < un:
-            t = (_TWO32 - un) % un
-            while low < t:
-                x = x + _U_GOLDEN
-                m = (_mix(x) >> _S32) * un
-                low = m & _LOW32
-        j = np.int64(m >> _S32)
-        t2 = s[A_STOCK + i]
-        s[A_STOCK + i] = s[A_STOCK + j]
-        s[A_STOCK + j] = t2
-    rng[0] = x
+    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down)."""
+    shuffle_range(s, A_STOCK, s[S_STOCK_N], rng)
 
 
 @njit(**NJIT_OPTIONS)

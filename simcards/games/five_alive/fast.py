@@ -25,7 +25,7 @@ from simcards.games.five_alive.view import (
     ALIVE_N, BUSTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, LIVES, LIVES0, N,
     OUT_AT, OVER, PILE_COUNTS, PILE_N, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED,
     BLITZ, COUNTS, View)
-from simcards.rng import shuffle
+from simcards.rng import shuffle_range
 
 PLAY = 0   # the one decision kind (GameSpec.decisions order)
 DONE = -1
@@ -119,7 +119,7 @@ def start_round(s, rng):
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE_N] = 0
-    shuffle(s[STOCK:], s[DECK], rng)
+    shuffle_range(s, STOCK, s[DECK], rng)
     top = pos
     dealer = s[DEALER]
     for _ in range(s[HAND_SIZE]):
@@ -151,7 +151,7 @@ def _refill_stock(s, rng):
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE_COUNTS + top] = 1
     s[STOCK_N] = m
-    shuffle(s[STOCK:], m, rng)
+    shuffle_range(s, STOCK, m, rng)
 
 
 @njit(**NJIT_OPTIONS)
@@ -375,7 +375,7 @@ def _redeal(s, rng, p, d):
             s[scratch + m] = k
             m += 1
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
-    shuffle(s[scratch:], m, rng)
+    shuffle_range(s, scratch, m, rng)
     q = p
     for i in range(m):
         q = next_alive(s, q, d)

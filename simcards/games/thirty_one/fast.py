@@ -27,7 +27,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.thirty_one.rules import (
     ACE_OF_CLUBS, C31, C33, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES, P_BANK, P_KEYS,
     P_ROUND_CAP, P_TURN_CAP, PASS, PROPOSE, SCORE_TABLE)
-from simcards.rng import shuffle
+from simcards.rng import shuffle_range
 
 # ---- decision kinds (GameSpec.decisions order), phases and result columns
 TURN = 0
@@ -195,7 +195,7 @@ def _deal(s, rng):
     three times round; then three cards face up in the middle; the rest is the stock."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
-    shuffle(s[STOCK:DISCARD], N_CARDS, rng)
+    shuffle_range(s, STOCK, N_CARDS, rng)
     n = s[N]
     first = _next(s, s[DEALER])
     top = STOCK + N_CARDS
@@ -238,7 +238,7 @@ def _rebuild(s, rng):
             if (mask >> k) & 1:
                 s[pos] = k
                 pos += 1
-        shuffle(s[STOCK:DISCARD], m, rng)
+        shuffle_range(s, STOCK, m, rng)
     s[DISCARD_MASK] = 0
     s[DISCARD_N] = 0
     s[STOCK_N] = m

@@ -28,7 +28,7 @@ from simcards.games.vzhukh.view import (
     ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SIZE, HANDS,
     IN_ROW, JOKER_PENALTY, JOKERS_LEFT, N, OVER, PASSES, PENALTY, PHASE, ROUND, ROUND_PEN,
     ROUND_STEPS, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKES, TAKES_BY, UNFINISHED, View)
-from simcards.rng import shuffle
+from simcards.rng import shuffle_range
 
 # ---- decision kinds (GameSpec.decisions order)
 ATTACK_DECISION = 0
@@ -108,7 +108,7 @@ def start_round(s, rng):
     s[DISCARD:DISCARD + N_KINDS] = 0
     s[STACK_KIND] = -1
     s[STACK_N] = 0
-    shuffle(s[STOCK:], s[DECK], rng)
+    shuffle_range(s, STOCK, s[DECK], rng)
     n = s[N]
     first = s[ROUND]
     while first >= n:
