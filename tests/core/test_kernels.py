@@ -92,7 +92,7 @@ def test_an_illegal_move_names_strategy_game_and_seed(user_tree):
     line = ran.stderr.strip()
     assert "\n" not in line and name in line and "seed 9" in line and "seat 1" in line
     # the same error whatever the split: the lowest failing game index is reported
-    split = user_tree.run(code=f"""
+    split = user_tree.run(code=f"""import simcards
 for threads, chunk in ((1, 100), (2, 1), (2, 7)):
     try:
         simcards.simulate("five-alive", ["high_first", "{name}"], 100, seed=9, threads=threads,
