@@ -88,24 +88,29 @@ class Totals:
 
 def totals_from_records(spec, strategies: tuple[str, ...], seat_out: np.ndarray,
                         game_out: np.ndarray) -> Totals:
-    """Totals of a chunk of kernel records (no frame is built)."""
+    """Totals of a chunk of kernel records (no frame is built; one column at a time,
+    so a chunk's working memory stays a small multiple of its records)."""
     columns = outcome_columns(spec)
+    n = seat_out.shape[1]
     wins = seat_out[:, :, 0]
-    winners = wins.sum(axis=1, keepdims=True)
-    units = np.divide(wins * SHARE_UNITS, np.maximum(winners, 1)).astype(np.int64)
-    values = []
-    for col in columns:
+    winners = np.maximum(wins.sum(axis=1, keepdims=True), 1)
+    units = wins * SHARE_UNITS // winners           # exact: winners divides 420
+    sums = np.zeros((n, len(columns)), np.float64)
+    squares = np.zeros((n, len(columns)), np.float64)
+    for j, col in enumerate(columns):
         if col == "rank":
-            values.append(seat_out[:, :, 1])
+            v = seat_out[:, :, 1]
         elif col in spec.seat_columns:
-            values.append(seat_out[:, :, 2 + spec.seat_columns.index(col)])
+            v = seat_out[:, :, 2 + spec.seat_columns.index(col)]
         else:
-            values.append(np.repeat(game_out[:, [spec.game_columns.index(col)]], seat_out.shape[1], axis=1))
-    v = np.stack(values, axis=2).astype(np.float64)       # games x seats x columns
+            v = game_out[:, spec.game_columns.index(col)][:, None]   # the same for every seat
+        v = v.astype(np.float64)
+        sums[:, j] = np.broadcast_to(v.sum(axis=0), n)
+        squares[:, j] = np.broadcast_to((v * v).sum(axis=0), n)
     unfinished = int(game_out[:, spec.game_columns.index("unfinished")].sum()) \
         if "unfinished" in spec.game_columns else 0
     return Totals(spec.name, tuple(strategies), columns, int(seat_out.shape[0]), units.sum(axis=0),
-                  (units ** 2).sum(axis=0), v.sum(axis=0), (v ** 2).sum(axis=0), unfinished)
+                  (units * units).sum(axis=0), sums, squares, unfinished)
 
 
 def totals_from_frame(spec, frame: pd.DataFrame) -> Totals:
