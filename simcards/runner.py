@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -128,31 +128,38 @@ class ThreadBackend:
                 on_result(index, count, play_chunk(run, index, first, count))
             return
         with ThreadPoolExecutor(max_workers=self.threads) as pool:
-            futures: dict[Future, tuple[int, int]] = {
-                pool.submit(play_chunk, run, i, first, count): (i, count) for i, first, count in chunks}
-            _drain(futures, on_result)
+            _windowed(chunks, lambda c: pool.submit(play_chunk, run, *c), 2 * self.threads, on_result)
 
 
-def _drain(futures: dict, on_result: Callable) -> None:
-    """Hand results over as chunks finish; after a failure let the earlier chunks
-    finish and raise the failure of the lowest chunk, so the error is the same
-    whatever the timing."""
-    pending = set(futures)
+def _windowed(chunks: list[tuple[int, int, int]], submit: Callable, window: int,
+              on_result: Callable) -> None:
+    """Keep at most ``window`` chunks in flight, so memory does not grow with the run.
+
+    Chunks are submitted in order; after a failure nothing new is submitted and
+    the chunks in flight finish, so every chunk before the failing one has run
+    and the failure raised is that of the lowest chunk, whatever the timing."""
+    todo = iter(chunks)
+    inflight: dict[Future, tuple[int, int]] = {}
     failures: dict[int, BaseException] = {}
-    while pending:
-        done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+
+    def submit_next() -> None:
+        for chunk in todo:
+            inflight[submit(chunk)] = (chunk[0], chunk[2])
+            return
+
+    for _ in range(window):
+        submit_next()
+    while inflight:
+        done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
         for fut in done:
-            index, count = futures[fut]
+            index, count = inflight.pop(fut)
             exc = fut.exception()
             if exc is not None:
                 failures[index] = exc
             else:
                 on_result(index, count, fut.result())
-        if failures:
-            lowest = min(failures)
-            for fut in list(pending):
-                if futures[fut][0] > lowest and fut.cancel():
-                    pending.discard(fut)
+            if not failures:
+                submit_next()
     if failures:
         raise failures[min(failures)]
 
@@ -182,13 +189,27 @@ class DaskBackend:
             except OSError as exc:
                 raise SimcardsError(f"cannot reach the Dask scheduler {self.address!r}: {exc}") from None
         try:
-            futures = {client.submit(play_chunk, run, i, first, count, pure=False,
-                                     key=f"simcards-chunk-{i}-{first}-{count}-{id(run)}"): (i, count)
-                       for i, first, count in chunks}
-            for fut in as_completed(futures):
-                index, count = futures[fut]
+            # a bounded number of tasks on the scheduler at once: memory stays flat on both sides
+            window = 4 * max(1, len(client.scheduler_info().get("workers", {})) or (self.workers or 2))
+            todo = iter(chunks)
+            futures: dict = {}
+
+            def submit_next():
+                for i, first, count in todo:
+                    fut = client.submit(play_chunk, run, i, first, count, pure=False,
+                                        key=f"simcards-chunk-{i}-{first}-{count}-{id(run)}")
+                    futures[fut] = (i, count)
+                    return fut
+                return None
+
+            queue = as_completed([f for f in (submit_next() for _ in range(window)) if f is not None])
+            for fut in queue:
+                index, count = futures.pop(fut)
                 on_result(index, count, fut.result())   # a failed chunk raises here
                 fut.release()
+                nxt = submit_next()
+                if nxt is not None:
+                    queue.add(nxt)
         finally:
             client.close()
             if cluster is not None:
