@@ -94,25 +94,27 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
 
 
 @njit(**NJIT_OPTIONS)
-def count_steps(seed, g, sids, params, status):
+def _dealt(seed, g, sids, params):
+    """Game g of the seed, dealt, with its two generators (one game: replays only)."""
     st = E.new_state(sids.shape[0], params)
     grng = np.zeros(1, np.uint64)
     srng = np.zeros(1, np.uint64)
     seed_game(grng, seed, g, STREAM_DEAL)
     seed_game(srng, seed, g, STREAM_STRATEGY)
     E.start_game(st, grng)
+    return st, grng, srng
+
+
+@njit(**NJIT_OPTIONS)
+def count_steps(seed, g, sids, params, status):
+    st, grng, srng = _dealt(seed, g, sids, params)
     return _play(st, grng, srng, sids, status, g, np.zeros((0, 3), np.int64),
                  np.zeros((0, 0), np.int64), False)
 
 
 @njit(**NJIT_OPTIONS)
 def record_game(seed, g, sids, params, moves, snaps, seat_out, game_out, status):
-    st = E.new_state(sids.shape[0], params)
-    grng = np.zeros(1, np.uint64)
-    srng = np.zeros(1, np.uint64)
-    seed_game(grng, seed, g, STREAM_DEAL)
-    seed_game(srng, seed, g, STREAM_STRATEGY)
-    E.start_game(st, grng)
+    st, grng, srng = _dealt(seed, g, sids, params)
     steps = _play(st, grng, srng, sids, status, g, moves, snaps, True)
     if status[0] == 0:
         E.write_result(st, seat_out, game_out)

@@ -1,6 +1,5 @@
 """The fast engine against the reference engine: recorded games replayed move by move,
 the plain-Python twin, determinism over chunks and threads, and the strategies."""
-import itertools
 
 import numpy as np
 import pytest

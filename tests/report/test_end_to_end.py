@@ -7,7 +7,6 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
-import pytest
 from typer.testing import CliRunner
 
 import simcards
