@@ -14,12 +14,12 @@ import time
 from simcards.config import default_threads
 from simcards.replay import play_reference
 from simcards.runner import run_records
-from simcards.simulate import prepare
+from simcards.batch import prepare
 
 _FRESH = """
 import time
 t = time.perf_counter()
-from simcards.simulate import prepare, run_range
+from simcards.batch import prepare, run_range
 b = prepare({game!r}, {strategies!r}, 0)
 run_range(b, 0, 1)
 print(time.perf_counter() - t)
@@ -42,7 +42,7 @@ def _timed(fn):
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
           strategy: str = "", seed: int = 0) -> dict:
     batch = prepare(game, [strategy] * players, seed)
-    unit = batch.spec.extra.get("step_column", "turns")
+    unit = batch.spec.step_column
     col = list(batch.spec.game_columns).index(unit)
     t = time.perf_counter()
     batch.kernel()

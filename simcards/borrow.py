@@ -28,7 +28,7 @@ def borrow(a):
     raise NotImplementedError("borrow is only for compiled code")
 
 
-@overload(borrow, jit_options={"cache": True})
+@overload(borrow)
 def _borrow(a):
     if isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C":
         dtype = a.dtype

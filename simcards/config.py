@@ -1,16 +1,23 @@
 """numba settings and on-disk locations, in one place.
 
-Every kernel is compiled with ``cache=True`` so that a fresh process (the CLI,
-a test, a Dask worker) loads machine code from disk instead of recompiling, and
-with ``nogil=True`` so that several chunks can run at once on Python threads.
+Engines, views and strategies are compiled with ``NJIT_OPTIONS``: ``nogil=True``
+so that several chunks run at once on Python threads, and *no* on-disk cache.
+numba's cache checks only the timestamp of the file defining a function, not of
+what it imports, so a cached engine function outlived an edit of its rules.
+Only the generated kernel modules are cached (``KERNEL_NJIT_OPTIONS``): their
+file name carries a hash of every source they reach (simcards.sources), so a
+cached kernel is always the current code, and a fresh process (the CLI, a test,
+a Dask worker) loads it from disk instead of recompiling.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-#: Options for every ``@njit`` in the package and in generated kernel modules.
-NJIT_OPTIONS: dict = {"cache": True, "nogil": True, "error_model": "numpy"}
+#: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
+NJIT_OPTIONS: dict = {"nogil": True, "error_model": "numpy"}
+#: Options for the entry points of generated kernel modules, cached on disk.
+KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 
 
 def kernel_dir() -> Path:

@@ -4,30 +4,45 @@ numba cannot cache a kernel that takes strategy functions as arguments (every
 process would recompile; shared/design-notes.md), so for each game and sorted
 set of strategies we write a small module that imports the game's fast engine
 and the strategies by name and dispatches on an integer strategy id per seat.
-Its file name carries a hash of every source it depends on, so a changed rule
-or strategy gets a fresh module and numba's on-disk cache stays valid.
+
+Caching follows every edit: the module's file name carries a hash of every
+project source it reaches through imports, transitively (simcards.sources), so
+an edited rule, view, helper or strategy gives a new module name and numba
+compiles it afresh; nothing else is cached on disk (simcards.config). Old
+modules stay in the kernel folder until ``simcards cache --clear`` or a manual
+delete; they are never loaded again.
 
 The game loop below is the same for every game; a game's fast module provides
-``new_state, start_game, advance, decider, view_<decision>, is_legal, apply,
-write_result, snapshot_size, snapshot``.
+what simcards.registry.FAST_FUNCTIONS lists.
 """
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
+import platform
 import sys
 import tempfile
+import time
 from pathlib import Path
 from types import ModuleType
+from typing import Sequence
 
+import numba
+import numpy as np
+
+from simcards import events, sources
 from simcards.config import kernel_dir
 from simcards.registry import GameSpec
-from simcards.strategy_registry import check_strategies, helper_files
+from simcards.strategy_registry import StrategyInfo, decision_function
 
-_TEMPLATE_VERSION = "1"
+_TEMPLATE_VERSION = "2"
 _loaded: dict[str, ModuleType] = {}
-_by_names: dict[tuple, ModuleType] = {}
+
+#: Slots of the status array a kernel fills when a strategy returns an illegal move.
+STATUS_SIZE = 8
+ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
 
 _LOOP = '''
 
@@ -44,12 +59,12 @@ def _play_game(st, grng, srng, sids, status, g, moves, snaps, record):
         p = E.decider(st)
         m = _choose(k, sids[p], st, srng)
         if not E.is_legal(st, k, m):
-            status[0] = 1
-            status[1] = g
-            status[2] = p
-            status[3] = k
-            status[4] = m
-            status[5] = sids[p]
+            status[ST_ILLEGAL] = 1
+            status[ST_GAME] = g
+            status[ST_SEAT] = p
+            status[ST_KIND] = k
+            status[ST_MOVE] = m
+            status[ST_STRATEGY] = sids[p]
             return step
         E.apply(st, grng, k, m)
         if record:
@@ -63,11 +78,11 @@ def _play_game(st, grng, srng, sids, status, g, moves, snaps, record):
 # The batch loop inlines the game loop: as a separate function its every call
 # into the engine kept no-op reference counting on the borrowed arrays
 # (measured on Thirty-One: 85 -> 61 ns per turn). Replays use the plain one.
-_play = njit(**NJIT_OPTIONS)(_play_game)
-_play_inline = njit(inline="always", **NJIT_OPTIONS)(_play_game)
+_play = njit(**KERNEL_NJIT_OPTIONS)(_play_game)
+_play_inline = njit(inline="always", **KERNEL_NJIT_OPTIONS)(_play_game)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**KERNEL_NJIT_OPTIONS)
 def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
     """Games start..start+count-1; returns how many finished (fewer after an illegal move)."""
     owner = E.new_state(sids.shape[0], params)
@@ -84,7 +99,7 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
         seed_game(srng, seed, g, STREAM_STRATEGY)
         E.start_game(st, grng)
         _play_inline(st, grng, srng, sids, status, g, moves, snaps, False)
-        if status[0] != 0:
+        if status[ST_ILLEGAL] != 0:
             done = i
             break
         E.write_result(st, seat_out[i], game_out[i])
@@ -93,7 +108,7 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
     return done
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**KERNEL_NJIT_OPTIONS)
 def _dealt(seed, g, sids, params):
     """Game g of the seed, dealt, with its two generators (one game: replays only)."""
     st = E.new_state(sids.shape[0], params)
@@ -105,55 +120,57 @@ def _dealt(seed, g, sids, params):
     return st, grng, srng
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**KERNEL_NJIT_OPTIONS)
 def count_steps(seed, g, sids, params, status):
     st, grng, srng = _dealt(seed, g, sids, params)
     return _play(st, grng, srng, sids, status, g, np.zeros((0, 3), np.int64),
                  np.zeros((0, 0), np.int64), False)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**KERNEL_NJIT_OPTIONS)
 def record_game(seed, g, sids, params, moves, snaps, seat_out, game_out, status):
     st, grng, srng = _dealt(seed, g, sids, params)
     steps = _play(st, grng, srng, sids, status, g, moves, snaps, True)
-    if status[0] == 0:
+    if status[ST_ILLEGAL] == 0:
         E.write_result(st, seat_out, game_out)
     return steps
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**KERNEL_NJIT_OPTIONS)
 def snapshot_size(n, params):
     return E.snapshot_size(n, params)
 '''
 
 
-def _source(spec: GameSpec, names: tuple[str, ...], key: str) -> str:
-    known = check_strategies(spec, list(names))
+def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
+    names = [i.name for i in infos]
     lines = [
         f"# Generated by simcards.kernels for {spec.name} with strategies {', '.join(names)}.",
         f"# Do not edit: the name carries the hash {key} of every source it depends on.",
         "import numpy as np",
         "from numba import njit",
-        "from simcards.config import NJIT_OPTIONS",
+        "from simcards.config import KERNEL_NJIT_OPTIONS",
+        "from simcards.kernels import ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY",
         "from simcards.rng import seed_game, STREAM_DEAL, STREAM_STRATEGY",
         "from simcards.borrow import borrow, keep_alive",
         f"import {spec.package}.fast as E",
     ]
-    for i, name in enumerate(names):
-        funcs = ", ".join(f"{d.function} as s{i}_{d.function}" for d in spec.decisions)
-        lines.append(f"from {known[name].module} import {funcs}")
+    for i, info in enumerate(infos):
+        for d in spec.decisions:
+            module, function = decision_function(spec, info, d)
+            lines.append(f"from {module} import {function} as s{i}_{d.function}")
     for k, d in enumerate(spec.decisions):
-        lines += ["", "", "@njit(inline=\"always\", **NJIT_OPTIONS)", f"def _choose_{k}(sid, st, srng):",
+        lines += ["", "", "@njit(inline=\"always\", **KERNEL_NJIT_OPTIONS)", f"def _choose_{k}(sid, st, srng):",
                   f"    view = E.view_{d.name}(st)"]
-        for i in range(len(names)):
+        for i in range(len(infos)):
             call = f"np.int64(s{i}_{d.function}(view, srng))"
-            if i < len(names) - 1:
+            if i < len(infos) - 1:
                 lines += [f"    if sid == {i}:", f"        return {call}"]
             else:
                 lines += [f"    return {call}"]
     # inlined into the game loop: a call per decision through two small functions cost
     # about 20 ns per turn on Five Alive
-    lines += ["", "", "@njit(inline=\"always\", **NJIT_OPTIONS)", "def _choose(k, sid, st, srng):"]
+    lines += ["", "", "@njit(inline=\"always\", **KERNEL_NJIT_OPTIONS)", "def _choose(k, sid, st, srng):"]
     for k in range(len(spec.decisions)):
         if k < len(spec.decisions) - 1:
             lines += [f"    if k == {k}:", f"        return _choose_{k}(sid, st, srng)"]
@@ -162,42 +179,53 @@ def _source(spec: GameSpec, names: tuple[str, ...], key: str) -> str:
     return "\n".join(lines) + _LOOP
 
 
-def _dependencies(spec: GameSpec, names: tuple[str, ...]) -> list[Path]:
+def _roots(infos: Sequence[StrategyInfo]) -> list[Path]:
     import simcards
-    core = Path(simcards.__file__).parent
-    game_dir = Path(importlib.import_module(spec.package).__file__).parent
-    known = check_strategies(spec, list(names))
-    files = [core / "rng.py", core / "config.py", core / "borrow.py", Path(__file__)]
-    # everything the kernel can import; the reference engine is not, so editing it recompiles nothing
-    files += sorted(p for p in game_dir.glob("*.py") if p.name != "reference.py")
-    files += helper_files(spec)
-    files += [known[n].path for n in names]
-    return files
+    roots = {Path(simcards.__file__).parent.resolve()}
+    for info in infos:
+        roots.add(info.path.parent.parent.resolve())
+    return sorted(roots)
 
 
-def kernel_key(spec: GameSpec, names: tuple[str, ...]) -> str:
+def dependencies(spec: GameSpec, infos: Sequence[StrategyInfo]) -> list[Path]:
+    """Every project file the kernel of this strategy set reaches, the kernel template included."""
+    modules = ["simcards.config", "simcards.rng", "simcards.borrow", "simcards.kernels",
+               f"{spec.package}.fast"]
+    for info in infos:
+        for d in spec.decisions:
+            modules.append(decision_function(spec, info, d)[0])
+    return sources.closure(modules, _roots(infos))
+
+
+def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
     h = hashlib.sha256(_TEMPLATE_VERSION.encode())
+    # library code is represented by its version: numba's own cache index checks numba's
+    h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}".encode())
     h.update(spec.name.encode())
-    for name in names:
-        h.update(name.encode() + b"\0")
-    for path in _dependencies(spec, names):
-        h.update(path.read_bytes())
+    for info in infos:
+        h.update(info.name.encode() + b"\0" + info.module.encode() + b"\0")
+    for path in dependencies(spec, infos):
+        h.update(str(path.name).encode() + b"\0" + sources.digest(path).encode())
     return h.hexdigest()[:16]
 
 
-def load_kernel(spec: GameSpec, names: tuple[str, ...] | list[str]) -> ModuleType:
-    """The compiled entry module for this game and strategy set (ids = positions in ``names``)."""
-    names = tuple(names)
-    if (spec.name, names) in _by_names:  # hashing the sources per chunk is wasted work
-        return _by_names[(spec.name, names)]
-    key = kernel_key(spec, names)
+def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo]) -> ModuleType:
+    """The compiled entry module for this game and strategy set (ids = positions in ``infos``).
+
+    Raises StaleCodeError if a source this process already imported has changed since:
+    the compiled code in memory would be the old one."""
+    infos = tuple(infos)
+    deps = dependencies(spec, infos)
+    sources.check_unchanged(deps)
+    sources.observe(deps)
+    key = kernel_key(spec, infos)
     modname = f"_simcards_kernel_{spec.module_name}_{key}"
     if modname in _loaded:
         return _loaded[modname]
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{modname}.py"
-    text = _source(spec, names, key)
+    text = _source(spec, infos, key)
     if not path.exists() or path.read_text() != text:
         # write-then-rename: several processes (Dask workers) may race to create it
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
@@ -209,5 +237,57 @@ def load_kernel(spec: GameSpec, names: tuple[str, ...] | list[str]) -> ModuleTyp
     sys.modules[modname] = module
     module_spec.loader.exec_module(module)
     _loaded[modname] = module
-    _by_names[(spec.name, names)] = module
     return module
+
+
+def _is_cached(module: ModuleType) -> bool:
+    """numba keeps an index file per cached function beside the module, in __pycache__."""
+    path = Path(module.__file__)
+    return any((path.parent / "__pycache__").glob(f"{path.stem}.play_batch-*.nbi"))
+
+
+def _times_file() -> Path:
+    return kernel_dir() / "compile-seconds.json"
+
+
+def _estimate(game: str) -> float:
+    try:
+        return float(json.loads(_times_file().read_text()).get(game, 15.0))
+    except (OSError, ValueError):
+        return 15.0
+
+
+def _note_time(game: str, seconds: float) -> None:
+    try:
+        times = json.loads(_times_file().read_text()) if _times_file().exists() else {}
+        times[game] = round(seconds, 1)
+        fd, tmp = tempfile.mkstemp(dir=kernel_dir(), suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            json.dump(times, fh)
+        os.replace(tmp, _times_file())
+    except (OSError, ValueError):
+        pass  # an estimate only
+
+
+def ready(module: ModuleType, spec: GameSpec, names: Sequence[str], sids: np.ndarray,
+          params: np.ndarray, seat_width: int) -> float:
+    """Compile the batch entry point, or load it from numba's cache, before any game is
+    timed or any thread starts; says which through simcards.events. Returns the seconds."""
+    if getattr(module, "_simcards_ready", False):
+        return 0.0
+    cached = _is_cached(module)
+    fields = {"game": spec.name, "strategies": list(names)}
+    if not cached:
+        events.emit("compile-start", estimate_s=_estimate(spec.name), **fields)
+    t0 = time.perf_counter()
+    n = len(sids)
+    module.play_batch(0, 0, 0, sids, params, np.zeros((0, n, seat_width), np.int64),
+                      np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(STATUS_SIZE, np.int64))
+    seconds = time.perf_counter() - t0
+    if cached:
+        events.emit("kernel-cached", seconds=seconds, **fields)
+    else:
+        _note_time(spec.name, seconds)
+        events.emit("compile-done", seconds=seconds, **fields)
+    module._simcards_ready = True
+    return seconds

@@ -3,47 +3,68 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from simcards.errors import SimcardsError, choices
+from simcards.errors import ContractError, SimcardsError, choices
 from simcards.options import RuleOption, resolve_options
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One kind of decision a strategy makes: the engine builds ``view_<name>``
-    and calls the strategy module's function ``function(view, rng) -> int``."""
+    """One kind of decision a strategy makes. The engine builds ``view_<name>(s)``;
+    a strategy module defines ``function(view, rng) -> int``. With ``default``, the
+    game's ``defaults.py`` defines the function too, and a strategy that does not
+    care about this decision leaves it out."""
 
     name: str
     function: str
     help: str
+    default: bool = False
+
+
+#: Every game's last game-level column: 1 when the turn cap stopped the game.
+UNFINISHED = "unfinished"
+#: Columns of every frame before the game's own.
+FRAME_COLUMNS = ("game", "seat", "strategy", "win_share", "rank")
 
 
 @dataclass(frozen=True)
 class GameSpec:
+    """What a game declares once; everything else (kernel, CLI, reports) is derived from it."""
+
     name: str                       # CLI/API name, e.g. "five-alive"
     title: str
-    package: str                    # python package holding rules/fast/reference
+    package: str                    # python package holding rules/view/fast/reference
     min_players: int
     max_players: int
     options: tuple[RuleOption, ...]
-    decisions: tuple[Decision, ...]
-    seat_columns: tuple[str, ...]   # per-seat outcome columns the kernel writes
-    game_columns: tuple[str, ...]   # per-game outcome columns the kernel writes
+    decisions: tuple[Decision, ...]  # a decision's id is its position here
+    seat_columns: tuple[str, ...]   # per-seat outcome columns the kernel writes after (win, rank)
+    game_columns: tuple[str, ...]   # per-game outcome columns; "unfinished" is appended for every game
     encode_params: Callable[[dict, int], np.ndarray]
+    describe_move: Callable[[int, int], str]   # (decision id, move) -> words
+    card_names: tuple[str, ...]     # card kind -> name, for reports of dealt cards
     bench_strategy: str
     summary: str = ""
-    extra: dict = field(default_factory=dict)
+    check_rules: Callable[[dict], None] | None = None  # cross-option checks, raise SimcardsError
+    step_column: str = "turns"      # the game column that counts a game's steps (speed is per step)
 
     def __post_init__(self) -> None:
-        names = ("game", "seat", "strategy", "win_share", "rank") + self.seat_columns + self.game_columns
+        if UNFINISHED in self.game_columns:
+            raise ContractError(f"game {self.name!r}: {UNFINISHED!r} is a standard column, "
+                                "do not declare it in game_columns")
+        object.__setattr__(self, "game_columns", tuple(self.game_columns) + (UNFINISHED,))
+        names = FRAME_COLUMNS + self.seat_columns + self.game_columns
         repeated = sorted({c for c in names if names.count(c) > 1})
         if repeated:
-            raise ValueError(f"game {self.name!r} declares result columns twice: {', '.join(repeated)}")
+            raise ContractError(f"game {self.name!r} declares result columns twice: {', '.join(repeated)}")
+        if self.step_column not in self.game_columns:
+            raise ContractError(f"game {self.name!r}: step_column {self.step_column!r} is not one of "
+                                f"its game columns ({choices(self.game_columns)})")
 
     @property
     def module_name(self) -> str:
@@ -57,11 +78,27 @@ class GameSpec:
     def reference(self) -> ModuleType:
         return importlib.import_module(self.package + ".reference")
 
+    @property
+    def view(self) -> ModuleType:
+        return importlib.import_module(self.package + ".view")
+
+    @property
+    def defaults(self) -> ModuleType | None:
+        """The game's default decisions (``defaults.py``), if it has any."""
+        if not any(d.default for d in self.decisions):
+            return None
+        return importlib.import_module(self.package + ".defaults")
+
+    def decision_id(self, name: str) -> int:
+        for i, d in enumerate(self.decisions):
+            if d.name == name:
+                return i
+        raise KeyError(name)
+
     def resolve_rules(self, rules: Mapping[str, Any] | None) -> dict[str, Any]:
         resolved = resolve_options(self.name, self.options, rules)
-        check = self.extra.get("check_rules")
-        if check is not None:
-            check(resolved)
+        if self.check_rules is not None:
+            self.check_rules(resolved)
         return resolved
 
     def check_players(self, n: int) -> None:
@@ -71,19 +108,79 @@ class GameSpec:
                 f"not {n}")
 
 
+# ------------------------------------------------------------------ the contract
+#: What a game's fast engine must define (docs/architecture.md describes each).
+FAST_FUNCTIONS = ("new_state", "start_game", "advance", "decider", "legal_moves", "is_legal",
+                  "apply", "write_result", "snapshot_size", "snapshot")
+#: What a game's reference ``Game`` class must define.
+REFERENCE_METHODS = ("next_decision", "legal_moves", "view", "apply", "snapshot", "result")
+#: What a game's view module must define.
+VIEW_NAMES = ("View", "LAYOUT", "MEMORY", "memory", "remember")
+
+
+def contract_problems(spec: GameSpec) -> list[str]:
+    """Everything a game lacks to meet the engine contract, in words (empty: it meets it)."""
+    problems: list[str] = []
+    modules: dict[str, ModuleType] = {}
+    for part in ("fast", "view", "reference"):
+        try:
+            modules[part] = importlib.import_module(f"{spec.package}.{part}")
+        except ImportError as exc:
+            problems.append(f"{spec.package}.{part} cannot be imported ({exc})")
+    if "fast" in modules:
+        wanted = FAST_FUNCTIONS + tuple(f"view_{d.name}" for d in spec.decisions)
+        problems += [f"fast.{f}" for f in wanted if not callable(getattr(modules["fast"], f, None))]
+    if "view" in modules:
+        problems += [f"view.{f}" for f in VIEW_NAMES if not hasattr(modules["view"], f)]
+    if "reference" in modules:
+        game = getattr(modules["reference"], "Game", None)
+        if game is None:
+            problems.append("reference.Game")
+        else:
+            problems += [f"reference.Game.{m}" for m in REFERENCE_METHODS
+                         if not callable(getattr(game, m, None))]
+    if any(d.default for d in spec.decisions):
+        try:
+            defaults = importlib.import_module(spec.package + ".defaults")
+            problems += [f"defaults.{d.function}" for d in spec.decisions
+                         if d.default and not callable(getattr(defaults, d.function, None))]
+        except ImportError as exc:
+            problems.append(f"{spec.package}.defaults cannot be imported ({exc})")
+    return problems
+
+
 _GAMES: dict[str, GameSpec] = {}
 _discovered = False
 
 
+_BROKEN: dict[str, str] = {}    # package -> why it cannot be registered
+
+
 def register(spec: GameSpec) -> GameSpec:
+    """Called by a game package's ``__init__``; raises ContractError naming what is missing."""
+    problems = contract_problems(spec)
+    if problems:
+        raise ContractError(f"game {spec.name!r} ({spec.package}) does not meet the engine "
+                            f"contract; missing: {', '.join(problems)}")
     _GAMES[spec.name] = spec
     return spec
 
 
 def _discover() -> None:
+    # a game that fails to register is kept aside with its reason: it must not take
+    # the other games down with it, and asking for it by name says what is wrong
     import simcards.games as pkg
     for info in pkgutil.iter_modules(pkg.__path__):
-        importlib.import_module(f"{pkg.__name__}.{info.name}")
+        try:
+            importlib.import_module(f"{pkg.__name__}.{info.name}")
+        except ContractError as exc:
+            _BROKEN[info.name] = str(exc)
+
+
+def broken_games() -> dict[str, str]:
+    """Game packages that could not be registered, with the reason."""
+    games()
+    return dict(_BROKEN)
 
 
 def games() -> dict[str, GameSpec]:
@@ -98,5 +195,8 @@ def games() -> dict[str, GameSpec]:
 def get_game(name: str) -> GameSpec:
     known = games()
     if name not in known:
+        broken = _BROKEN.get(name.replace("-", "_"))
+        if broken:
+            raise SimcardsError(broken)
         raise SimcardsError(f"unknown game {name!r}: accepted are {choices(known)}")
     return known[name]

@@ -6,10 +6,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from simcards.errors import IllegalMoveError
+from simcards.batch import Batch, prepare, raise_illegal
+from simcards.engine import save_memory
+from simcards.errors import IllegalMove, IllegalMoveError
+from simcards.kernels import ST_ILLEGAL, STATUS_SIZE
 from simcards.rng import STREAM_STRATEGY, PyRandom
-from simcards.simulate import Batch, _raise_illegal, prepare
-from simcards.strategy_registry import strategies_for
+from simcards.strategy_registry import decision_function
 
 
 class ReplayMismatch(AssertionError):
@@ -32,18 +34,18 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     """Play one game on the fast engine and keep every decision and state."""
     batch = batch or prepare(game, strategies, seed, rules)
     kernel = batch.kernel()
-    status = np.zeros(8, np.int64)
+    status = np.zeros(STATUS_SIZE, np.int64)
     steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, status)
     size = kernel.snapshot_size(batch.n_players, batch.params)
     moves = np.zeros((steps, 3), np.int64)
     snaps = np.zeros((2 * steps + 1, size), np.int64)
-    seats = np.zeros((batch.n_players, 2 + len(batch.spec.seat_columns)), np.int64)
+    seats = np.zeros((batch.n_players, batch.seat_width), np.int64)
     game_row = np.zeros(len(batch.spec.game_columns), np.int64)
     status[:] = 0
     kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, seats,
                        game_row, status)
-    if status[0] != 0:
-        _raise_illegal(batch, status)
+    if status[ST_ILLEGAL] != 0:
+        raise_illegal(batch, status)
     return Record(batch, game_index, moves, snaps, seats, game_row)
 
 
@@ -89,27 +91,30 @@ def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: 
                    rules: Mapping[str, Any] | None = None, batch: Batch | None = None):
     """The plain-Python twin of a fast game: the reference engine driven by each
     strategy's uncompiled function (``py_func``). Returns (game, moves)."""
-    batch = batch or prepare(game, strategies, seed, rules)
-    known = strategies_for(batch.spec)
     import importlib
+    batch = batch or prepare(game, strategies, seed, rules)
     funcs = {}
-    for name in batch.names:
-        module = importlib.import_module(known[name].module)
-        funcs[name] = {d.name: getattr(getattr(module, d.function), "py_func",
-                                       getattr(module, d.function))
-                       for d in batch.spec.decisions}
+    for info in batch.infos:
+        funcs[info.name] = {}
+        for d in batch.spec.decisions:
+            module, function = decision_function(batch.spec, info, d)
+            fn = getattr(importlib.import_module(module), function)
+            funcs[info.name][d.name] = getattr(fn, "py_func", fn)
     decisions = [d.name for d in batch.spec.decisions]
+    memory_at = batch.spec.view.MEMORY
     srng = PyRandom(batch.seed, game_index, STREAM_STRATEGY).as_array()
     ref = _new_reference(batch, game_index)
     moves = []
     while (decision := ref.next_decision()) is not None:
         kind, seat = decision
         name = batch.strategies[seat]
-        move = int(funcs[name][decisions[kind]](ref.view(kind), srng))
+        view = ref.view(kind)
+        move = int(funcs[name][decisions[kind]](view, srng))
+        save_memory(view.s, memory_at, seat, ref.memory[seat])
         try:
             ref.apply(kind, move)
-        except ValueError:
+        except IllegalMove as exc:
             raise IllegalMoveError(batch.spec.name, name, game_index, batch.seed, seat,
-                                   str(move)) from None
+                                   f"{move} ({batch.spec.describe_move(kind, move)})", str(exc)) from None
         moves.append((kind, seat, move))
     return ref, moves

@@ -22,7 +22,7 @@ import pandas as pd
 import simcards
 from simcards.config import DEFAULT_CHUNK, default_threads
 from simcards.errors import SimcardsError
-from simcards.simulate import Batch, prepare, run_range, to_frame
+from simcards.batch import Batch, prepare, run_range, to_frame
 from simcards.totals import Totals, totals_from_records
 
 ProgressFn = Callable[[int], None]
@@ -42,22 +42,33 @@ class RunSpec:
     chunk_size: int
     summary_only: bool
     kernel_strategies: tuple[str, ...] = ()
+    strategy_dirs: tuple[str, ...] = ()     # absolute paths, so a worker finds the same files
 
     @classmethod
     def create(cls, game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
                rules: Mapping[str, Any] | None = None, start: int = 0,
                chunk_size: int | None = None, summary_only: bool = False,
-               kernel_strategies: Sequence[str] = ()) -> "RunSpec":
-        batch = prepare(game, strategies, seed, rules, kernel_strategies)
+               kernel_strategies: Sequence[str] = (), strategy_dirs: Sequence[str] = (),
+               threads: int | None = None) -> "RunSpec":
+        """Validate everything before any game is played. ``threads`` only sizes the default
+        chunk (results never depend on it)."""
+        strategy_dirs = tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
+        batch = prepare(game, strategies, seed, rules, kernel_strategies, strategy_dirs)
         if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
             raise SimcardsError(f"bad number of games {n_games!r}: expected a positive integer")
         if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1):
             raise SimcardsError(f"bad chunk size {chunk_size!r}: expected a positive integer")
         if not isinstance(start, (int, np.integer)) or start < 0:
             raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                                    or threads < 1):
+            raise SimcardsError(f"bad number of threads {threads!r}: expected a positive integer")
+        if chunk_size is None:
+            # one chunk per thread for small runs, so that every thread has work
+            chunk_size = min(DEFAULT_CHUNK, max(1, -(-int(n_games) // (threads or default_threads()))))
         return cls(batch.spec.name, batch.strategies, batch.seed, tuple(sorted(batch.rules.items())),
-                   int(start), int(n_games), int(chunk_size or DEFAULT_CHUNK), bool(summary_only),
-                   tuple(sorted(set(kernel_strategies))))
+                   int(start), int(n_games), int(chunk_size), bool(summary_only),
+                   tuple(sorted(set(kernel_strategies))), strategy_dirs)
 
     def chunks(self) -> list[tuple[int, int, int]]:
         """(chunk index, first game index, games) for every chunk of the run."""
@@ -72,18 +83,20 @@ class RunSpec:
         d["strategies"] = list(self.strategies)
         d["rules"] = dict(self.rules)
         d["kernel_strategies"] = list(self.kernel_strategies)
+        d["strategy_dirs"] = list(self.strategy_dirs)
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "RunSpec":
         return cls(d["game"], tuple(d["strategies"]), d["seed"], tuple(sorted(d["rules"].items())),
                    d["start"], d["n_games"], d["chunk_size"], d["summary_only"],
-                   tuple(d.get("kernel_strategies", ())))
+                   tuple(d.get("kernel_strategies", ())), tuple(d.get("strategy_dirs", ())))
 
 
 @functools.lru_cache(maxsize=16)
 def _batch(run: RunSpec) -> Batch:
-    return prepare(run.game, run.strategies, run.seed, dict(run.rules), run.kernel_strategies)
+    return prepare(run.game, run.strategies, run.seed, dict(run.rules), run.kernel_strategies,
+                   run.strategy_dirs)
 
 
 def play_chunk(run: RunSpec, index: int, first: int, count: int):
@@ -287,6 +300,11 @@ def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resum
     With ``run_dir``, every finished chunk is saved there first; with ``resume``
     only the chunks missing from the folder are played."""
     backend = backend or ThreadBackend()
+    if run_dir is None and not run.summary_only:
+        # in memory: records straight into one array each, one frame at the end
+        batch = run.batch()
+        seat_out, game_out = _records(run, backend, progress)
+        return to_frame(batch, seat_out, game_out, run.start)
     chunks = run.chunks()
     folder = RunFolder(Path(run_dir), run, resume) if run_dir is not None else None
     done = folder.done() if folder else set()
@@ -334,22 +352,29 @@ def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resum
     return frame
 
 
-def run_records(batch: Batch, n_games: int, start: int = 0, threads: int | None = None,
-                chunk_size: int | None = None, progress: ProgressFn | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """All games of a batch as kernel records, in memory, on this machine's threads."""
-    threads = threads or default_threads()
-    chunk = chunk_size or min(DEFAULT_CHUNK, max(1, -(-int(n_games) // threads)))
-    run = RunSpec.create(batch.spec.name, batch.strategies, n_games, batch.seed, batch.rules, start,
-                         chunk, kernel_strategies=batch.names)
-    seat_out = np.zeros((n_games, batch.n_players, 2 + len(batch.spec.seat_columns)), np.int64)
-    game_out = np.zeros((n_games, len(batch.spec.game_columns)), np.int64)
+def _records(run: RunSpec, backend, progress: ProgressFn | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """All games of a run as kernel records, in memory."""
+    batch = run.batch()
+    seat_out = np.zeros((run.n_games, batch.n_players, batch.seat_width), np.int64)
+    game_out = np.zeros((run.n_games, len(batch.spec.game_columns)), np.int64)
+    chunks = run.chunks()
 
     def on_result(index: int, count: int, result) -> None:
-        lo = run.chunks()[index][1] - start
+        lo = chunks[index][1] - run.start
         seat_out[lo:lo + count], game_out[lo:lo + count] = result
         if progress:
             progress(count)
 
-    ThreadBackend(threads).run(run, run.chunks(), on_result)
+    backend.run(run, chunks, on_result)
     return seat_out, game_out
+
+
+def run_records(batch: Batch, n_games: int, start: int = 0, threads: int | None = None,
+                chunk_size: int | None = None, progress: ProgressFn | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """All games of a batch as kernel records, in memory, on this machine's threads."""
+    run = RunSpec.create(batch.spec.name, batch.strategies, n_games, batch.seed, batch.rules, start,
+                         chunk_size, kernel_strategies=batch.names, strategy_dirs=batch.strategy_dirs,
+                         threads=threads)
+    return _records(run, ThreadBackend(threads), progress)

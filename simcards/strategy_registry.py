@@ -1,70 +1,200 @@
-"""Strategies are files: ``strategies/<game_package>/<name>.py``.
+"""Strategies are files: ``<folder>/<game_package>/<name>.py``.
 
-A strategy file defines one compiled function per decision kind of its game
-(``GameSpec.decisions``), each ``function(view, rng) -> int``; its docstring is
-the rationale shown by ``simcards strategies GAME``. Files whose name starts
-with ``_`` are helpers shared by strategies, not strategies.
+A strategy file defines one compiled function per decision of its game
+(``GameSpec.decisions``), each ``function(view, rng) -> int``; a decision the
+game gives a default for (``Decision.default``) may be left out. Its docstring's
+first line is the rationale ``simcards strategies GAME`` shows. Files whose name
+starts with ``_`` are helpers shared by strategies, not strategies.
+
+Where strategies are found, in this order:
+1. the built-in folder, the project's top-level ``strategies/``, installed as the
+   package ``simcards_strategies`` (a generic name like ``strategies`` would collide
+   with other projects in site-packages);
+2. every folder of ``SIMCARDS_STRATEGY_PATH`` (separated by ``os.pathsep``);
+3. every ``--strategy-dir`` (API: ``strategy_dirs=``).
+A user's folder is mounted as a package of its own (``simcards_user_<hash>``), so its
+files may import each other relatively (``from ._kit import ...``) and the generated
+kernels import them by name in any process, a Dask worker's included.
+
+Listing reads files without importing them, so one broken file breaks only the
+runs that use it; using a strategy imports and checks it, and a fault is one line
+naming the file, the line and what is wrong.
 """
 from __future__ import annotations
 
+import ast
+import hashlib
 import importlib
+import os
+import sys
+import traceback
+import types
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Sequence
 
-from simcards.errors import SimcardsError, choices
+from simcards.errors import SimcardsError, StrategyError, choices
 from simcards.registry import GameSpec
+
+BUILTIN_PACKAGE = "simcards_strategies"
+PATH_VARIABLE = "SIMCARDS_STRATEGY_PATH"
 
 
 @dataclass(frozen=True)
 class StrategyInfo:
     game: str
     name: str
-    module: str
+    module: str          # importable module name
     path: Path
     doc: str
+    problem: str = ""    # why it cannot be used, found without importing it ("" if none seen)
 
     @property
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
 
 
-def strategy_dir(spec: GameSpec) -> Path:
-    import strategies
-    return Path(strategies.__path__[0]) / spec.module_name
+# ------------------------------------------------------------------ folders
+def _builtin_root() -> Path:
+    import simcards_strategies
+    return Path(simcards_strategies.__path__[0])
 
 
-def helper_files(spec: GameSpec) -> list[Path]:
-    folder = strategy_dir(spec)
-    return sorted(folder.glob("_*.py")) if folder.is_dir() else []
+def mount(folder: str | Path) -> str:
+    """Make a user's strategy folder importable as a package; returns the package name.
+    The name hashes the folder's absolute path: the same folder gets the same name in
+    every process, so generated kernels can import it."""
+    folder = Path(folder).resolve()
+    name = "simcards_user_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
+    if name not in sys.modules:
+        module = types.ModuleType(name, f"simcards strategies from {folder}")
+        module.__path__ = [str(folder)]
+        sys.modules[name] = module
+    return name
 
 
-def strategies_for(spec: GameSpec) -> dict[str, StrategyInfo]:
-    """Every strategy for the game, by name (the file's stem), checked to be usable."""
-    folder = strategy_dir(spec)
+def check_folder(folder: str | Path, where: str) -> Path:
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise SimcardsError(f"strategy folder {str(folder)!r} ({where}) is not a folder: expected a "
+                            "folder holding <game_package>/<name>.py files")
+    return path.resolve()
+
+
+def strategy_roots(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[Path, str]]:
+    """(folder, package name) of every place strategies are looked for, in order."""
+    roots = [(_builtin_root(), BUILTIN_PACKAGE)]
+    env = os.environ.get(PATH_VARIABLE, "")
+    folders = [(f, PATH_VARIABLE) for f in env.split(os.pathsep) if f.strip()]
+    folders += [(f, "--strategy-dir") for f in strategy_dirs]
+    seen = {roots[0][0]}
+    for folder, where in folders:
+        path = check_folder(folder, where)
+        if path not in seen:
+            seen.add(path)
+            roots.append((path, mount(path)))
+    return roots
+
+
+# ------------------------------------------------------------------ listing
+def _static_problem(path: Path) -> tuple[str, str]:
+    """(docstring, problem) read from the file without running it."""
+    if not path.stem.isidentifier():
+        return "", (f"strategy file {path}: the name {path.stem!r} is not a Python identifier "
+                    "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")")
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as exc:
+        return "", f"strategy file {path} line {exc.lineno}: syntax error: {exc.msg}"
+    except UnicodeDecodeError as exc:
+        return "", f"strategy file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return ast.get_docstring(tree) or "", ""
+
+
+def strategies_for(spec: GameSpec, strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
+    """Every strategy file for the game, by name (the file's stem), without importing any.
+    A name found in two folders keeps the first and marks the second as a problem."""
     found: dict[str, StrategyInfo] = {}
-    if not folder.is_dir():
-        return found
-    for path in sorted(folder.glob("*.py")):
-        if path.name.startswith("_"):
+    for root, package in strategy_roots(strategy_dirs):
+        folder = root / spec.module_name
+        if not folder.is_dir():
             continue
-        modname = f"strategies.{spec.module_name}.{path.stem}"
-        try:
-            module = importlib.import_module(modname)
-        except Exception as exc:  # a user's broken file must be named, not hidden
-            raise SimcardsError(f"strategy file {path} cannot be imported: {exc}") from exc
-        missing = [d.function for d in spec.decisions if not callable(getattr(module, d.function, None))]
-        if missing:
-            raise SimcardsError(
-                f"strategy file {path} must define {choices(d.function for d in spec.decisions)}"
-                f" for {spec.name}; missing: {choices(missing)}")
-        found[path.stem] = StrategyInfo(spec.name, path.stem, modname, path, module.__doc__ or "")
+        for path in sorted(folder.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            doc, problem = _static_problem(path)
+            info = StrategyInfo(spec.name, path.stem, f"{package}.{spec.module_name}.{path.stem}",
+                                path, doc, problem)
+            if path.stem in found:
+                first = found[path.stem]
+                if not first.problem:
+                    found[path.stem] = StrategyInfo(
+                        first.game, first.name, first.module, first.path, first.doc,
+                        f"strategy {path.stem!r} for {spec.name} is defined twice: {first.path} and "
+                        f"{path}; rename one")
+                continue
+            found[path.stem] = info
     return found
 
 
-def check_strategies(spec: GameSpec, names: list[str]) -> dict[str, StrategyInfo]:
-    known = strategies_for(spec)
+# ------------------------------------------------------------------ using
+def _fault_line(exc: BaseException, path: Path) -> str:
+    """'line N' of the deepest frame in the strategy file (or in the syntax error)."""
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        return f" line {exc.lineno}"
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if Path(frame.filename).resolve() == path.resolve():
+            return f" line {frame.lineno}"
+    return ""
+
+
+def load_strategy(spec: GameSpec, info: StrategyInfo) -> types.ModuleType:
+    """Import a strategy file and check that it defines every decision it must, compiled."""
+    if info.problem:
+        raise StrategyError(info.problem)
+    try:
+        module = importlib.import_module(info.module)
+    except Exception as exc:  # a user's file: say where and what, not a traceback
+        raise StrategyError(f"strategy file {info.path}{_fault_line(exc, info.path)}: cannot be "
+                            f"imported: {type(exc).__name__}: {exc}".replace("\n", " ")) from None
+    missing = [d.function for d in spec.decisions
+               if not d.default and getattr(module, d.function, None) is None]
+    if missing:
+        raise StrategyError(
+            f"strategy file {info.path} must define {choices(missing)} for {spec.name} "
+            f"(decisions with a default may be left out: "
+            f"{choices(d.function for d in spec.decisions if d.default) or 'none'})")
+    for d in spec.decisions:
+        fn = getattr(module, d.function, None)
+        if fn is None:
+            continue
+        if not hasattr(fn, "py_func"):
+            line = getattr(getattr(fn, "__code__", None), "co_firstlineno", None)
+            where = f" line {line}" if line else ""
+            raise StrategyError(f"strategy file {info.path}{where}: {d.function} is not compiled: "
+                                "decorate it with @njit(**NJIT_OPTIONS) (from numba import njit; "
+                                "from simcards.config import NJIT_OPTIONS)")
+    return module
+
+
+def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str, str]:
+    """(module, function) that answers ``decision`` for this strategy: its own, or the game's default."""
+    module = load_strategy(spec, info)
+    if getattr(module, decision.function, None) is not None:
+        return info.module, decision.function
+    return f"{spec.package}.defaults", decision.function
+
+
+def check_strategies(spec: GameSpec, names: Iterable[str],
+                     strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
+    """The named strategies, imported and checked; an unknown or broken one raises."""
+    known = strategies_for(spec, strategy_dirs)
+    chosen: dict[str, StrategyInfo] = {}
     for name in names:
         if name not in known:
+            usable = [n for n, i in known.items() if not i.problem]
             raise SimcardsError(
-                f"unknown strategy {name!r} for {spec.name}: accepted are {choices(known)}")
-    return known
+                f"unknown strategy {name!r} for {spec.name}: accepted are {choices(usable)}")
+        load_strategy(spec, known[name])
+        chosen[name] = known[name]
+    return chosen

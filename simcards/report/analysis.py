@@ -59,7 +59,7 @@ def lineup_offsets(exp: Experiment) -> dict[int, int]:
 
 def length_columns(spec) -> list[str]:
     """Game-length columns: ``rounds`` (if the game has it) and the step column."""
-    step = spec.extra.get("step_column", "turns")
+    step = spec.step_column
     cols = [c for c in ("rounds",) if c in spec.game_columns and c != step]
     if step in spec.game_columns:
         cols.append(step)
@@ -416,7 +416,7 @@ def card_balance(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
     n1*n0/(n1+n0)) because the fair share differs; rates are pooled, each with
     a Wilson interval. Seats are the unit here (a seat's hand is what differs).
     """
-    names = exp.spec.extra.get("card_names")
+    names = exp.spec.card_names
     if "dealt_mask" not in exp.spec.seat_columns or not names:
         return None
     offsets = lineup_offsets(exp)

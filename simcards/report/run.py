@@ -23,7 +23,7 @@ from simcards.errors import SimcardsError
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
 from simcards.runner import run_records
-from simcards.simulate import Batch, prepare, to_frame
+from simcards.batch import Batch, prepare, to_frame
 
 Log = Callable[[str], None]
 

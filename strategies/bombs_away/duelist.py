@@ -10,7 +10,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed, card, top
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from strategies.bombs_away._kit import (alive_count, first_legal, is_duel, opponent_most_points,
+from ._kit import (alive_count, first_legal, is_duel, opponent_most_points,
                                         standard_answer, standard_name)
 
 CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT)

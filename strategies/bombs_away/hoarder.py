@@ -8,7 +8,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from strategies.bombs_away._kit import (first_legal, opponent_most_points, standard_answer,
+from ._kit import (first_legal, opponent_most_points, standard_answer,
                                         standard_name)
 
 ORDER = (TWO, THREE, FOUR, FIVE, SEVEN, EIGHT, NINE, ACE, TEN, JACK, QUEEN, KING, SIX, JOKER)

@@ -7,7 +7,7 @@ question with a single allowed answer is never asked, so it draws nothing.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from strategies.bombs_away._kit import uniform
+from ._kit import uniform
 
 
 @njit(**NJIT_OPTIONS)

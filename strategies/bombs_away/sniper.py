@@ -13,7 +13,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
                                              LAST_DUEL, NINE, QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from strategies.bombs_away._kit import (alive_count, first_legal, my_duel_victim,
+from ._kit import (alive_count, first_legal, my_duel_victim,
                                         opponent_most_points, rarest_name, standard_answer,
                                         standard_name)
 

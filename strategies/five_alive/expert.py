@@ -11,10 +11,10 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import KILLER, N_KINDS
 from simcards.games.five_alive.view import held, on_pile
-from strategies.five_alive._kit import (cards_held, first_held, highest_number, opponent_near_out,
+from ._kit import (cards_held, first_held, highest_number, opponent_near_out,
                                         playable)
-from strategies.five_alive.hold_actions import ACTION_ORDER
-from strategies.five_alive.pressure_draw import ATTACKS, DANGER
+from .hold_actions import ACTION_ORDER
+from .pressure_draw import ATTACKS, DANGER
 
 
 @njit(**NJIT_OPTIONS)

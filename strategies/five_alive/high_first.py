@@ -7,7 +7,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import (DRAW1, DRAW2, KILLER, LIFE, PASS, REDEAL, REVERSE,
                                              SET0, SET10, SET21, SKIP)
-from strategies.five_alive._kit import first_held, highest_number
+from ._kit import first_held, highest_number
 
 ACTION_ORDER = (PASS, SKIP, REVERSE, DRAW1, DRAW2, SET0, SET10, LIFE, KILLER, REDEAL, SET21)
 

@@ -10,7 +10,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import (DRAW1, DRAW2, KILLER, LIFE, PASS, REDEAL, REVERSE,
                                              SET0, SET10, SET21, SKIP)
-from strategies.five_alive._kit import first_held, highest_number
+from ._kit import first_held, highest_number
 
 ACTION_ORDER = (SET21, SKIP, PASS, REVERSE, DRAW2, DRAW1, LIFE, KILLER, REDEAL, SET10, SET0)
 

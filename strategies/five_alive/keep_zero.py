@@ -9,8 +9,8 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import KILLER
 from simcards.games.five_alive.view import held, on_pile
-from strategies.five_alive._kit import first_held, highest_number
-from strategies.five_alive.high_first import ACTION_ORDER
+from ._kit import first_held, highest_number
+from .high_first import ACTION_ORDER
 
 
 @njit(**NJIT_OPTIONS)

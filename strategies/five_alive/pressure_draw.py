@@ -9,8 +9,8 @@ from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import DRAW1, DRAW2, KILLER, LIFE
-from strategies.five_alive._kit import first_held, highest_number, opponent_near_out
-from strategies.five_alive.high_first import ACTION_ORDER
+from ._kit import first_held, highest_number, opponent_near_out
+from .high_first import ACTION_ORDER
 
 ATTACKS = (DRAW2, DRAW1, LIFE, KILLER)
 DANGER = 2  # an opponent with this many cards or fewer is about to go out

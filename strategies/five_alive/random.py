@@ -7,7 +7,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.games.five_alive.rules import N_KINDS
 from simcards.rng import rand_below
-from strategies.five_alive._kit import playable
+from ._kit import playable
 
 
 @njit(**NJIT_OPTIONS)

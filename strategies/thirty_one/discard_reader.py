@@ -9,7 +9,7 @@ accepts when it is below 1 / players.
 """
 from numba import njit
 
-from strategies.thirty_one._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
+from ._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
                                         share_below)
 
 IMPROVED_BY = 3

@@ -5,7 +5,7 @@ then the lowest card taken, and a swap goes before "Кручу".
 """
 from numba import njit
 
-from strategies.thirty_one._kit import INLINE, PASS, PROPOSE, best_exchange, hand_value
+from ._kit import INLINE, PASS, PROPOSE, best_exchange, hand_value
 
 
 @njit(**INLINE)

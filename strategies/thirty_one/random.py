@@ -7,7 +7,7 @@ A vote draws rand_below(2) and accepts on 1.
 from numba import njit
 
 from simcards.rng import rand_below
-from strategies.thirty_one._kit import INLINE, KNOCK, PASS, PROPOSE, knock_allowed
+from ._kit import INLINE, KNOCK, PASS, PROPOSE, knock_allowed
 
 
 @njit(**INLINE)

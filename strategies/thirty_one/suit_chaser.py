@@ -7,7 +7,7 @@ better score or more outs. It proposes at 26 less one a player beyond two and ac
 """
 from numba import njit
 
-from strategies.thirty_one._kit import (INLINE, KNOCK, PASS, PROPOSE, hand_value, knock_allowed,
+from ._kit import (INLINE, KNOCK, PASS, PROPOSE, hand_value, knock_allowed,
                                         outs, value)
 
 

@@ -7,7 +7,7 @@ than the leader (a longer round is its chance to catch up).
 """
 from numba import njit
 
-from strategies.thirty_one._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
+from ._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
                                         keys_behind)
 
 

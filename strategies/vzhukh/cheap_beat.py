@@ -9,7 +9,7 @@ from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.vzhukh.view import n_players, stock_size
-from strategies.vzhukh._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
+from ._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
 
 
 @njit(**NJIT_OPTIONS)

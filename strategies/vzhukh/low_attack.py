@@ -7,7 +7,7 @@ stacks that can be neither transferred nor beaten.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from strategies.vzhukh._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
+from ._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
 
 
 @njit(**NJIT_OPTIONS)

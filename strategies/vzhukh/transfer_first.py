@@ -6,7 +6,7 @@ player's problem larger; beating is the fall-back and jokers the last resort.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from strategies.vzhukh._kit import attack_biggest, best_joker, can_transfer, cheapest_beat, transfer
+from ._kit import attack_biggest, best_joker, can_transfer, cheapest_beat, transfer
 
 
 @njit(**NJIT_OPTIONS)

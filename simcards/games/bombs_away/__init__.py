@@ -18,11 +18,12 @@ SPEC = register(GameSpec(
         Decision("answer", "answer", "the card that answers a duel (kind 0..13)"),
     ),
     seat_columns=("points", "dealt_mask"),
-    game_columns=("turns", "duels", "points_lost", "unfinished"),
+    game_columns=("turns", "duels", "points_lost"),
     encode_params=rules.encode_params,
     bench_strategy="random",
     summary="every card has an effect; 10s and faces start duels that cost points; "
             "the last player with points wins",
-    extra={"check_rules": rules.check_rules, "describe_move": rules.describe_move,
-           "card_names": rules.CARD_NAMES},
+    check_rules=rules.check_rules,
+    describe_move=rules.describe_move,
+    card_names=rules.CARD_NAMES,
 ))

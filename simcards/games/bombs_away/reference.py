@@ -33,13 +33,10 @@ from simcards.games.bombs_away.view import (
     A_EFF, A_HAND_N, A_HANDS, A_LEGAL, A_PILE, A_PILE_COUNTS, A_POINTS, A_SIZE, S_ASKING, S_CUR,
     S_DAMAGE, S_DECIDER, S_DIRECTION, S_DUEL_FROM, S_KIND, S_MUST, S_N, S_N_LEGAL, S_PILE_N,
     S_STOCK_N, S_VICTIM, View)
+from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
 NAMEABLE = list(range(FIRST_NAME, LAST_NAME + 1))   # 9, 10, J, Q, K, A
-
-
-class IllegalMove(ValueError):
-    pass
 
 
 @dataclass

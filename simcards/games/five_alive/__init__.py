@@ -11,11 +11,12 @@ SPEC = register(GameSpec(
     options=rules.OPTIONS,
     decisions=(Decision("play", "decide", "which card to play (kind id 0..18)"),),
     seat_columns=("lives", "dealt_mask"),
-    game_columns=("rounds", "turns", "busts", "unfinished"),
+    game_columns=("rounds", "turns", "busts"),
     encode_params=rules.encode_params,
     bench_strategy="high_first",
     summary="keep the running total at 21 or under; lose lives on busts, Killers and when "
             "someone empties their hand; the last player with lives wins",
-    extra={"check_rules": rules.check_rules, "describe_move": rules.describe_move,
-           "card_names": rules.CARD_NAMES},
+    check_rules=rules.check_rules,
+    describe_move=rules.describe_move,
+    card_names=rules.CARD_NAMES,
 ))

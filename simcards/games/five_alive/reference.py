@@ -17,13 +17,10 @@ from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
     CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, REDEAL, REVERSE, SET0,
     SET10, SET21, SKIP, deck_counts)
+from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
 PLAY = 0  # the only decision: which card to play
-
-
-class IllegalMove(ValueError):
-    pass
 
 
 class Game:

@@ -16,11 +16,12 @@ SPEC = register(GameSpec(
     ),
     seat_columns=("keys", "dealt_mask", "declared", "proposals"),
     game_columns=("rounds", "turns", "ends_31", "ends_33", "ends_678", "ends_proposal",
-                  "ends_cap", "refreshes", "rebuilds", "unfinished"),
+                  "ends_cap", "refreshes", "rebuilds"),
     encode_params=rules.encode_params,
     bench_strategy="greedy",
     summary="swap with the three open middle cards toward 31 in one suit (the ace of clubs is "
             "wild); the lowest hand loses a key; the first player out of keys ends the game",
-    extra={"check_rules": rules.check_rules, "describe_move": rules.describe_move,
-           "card_names": rules.CARD_NAMES},
+    check_rules=rules.check_rules,
+    describe_move=rules.describe_move,
+    card_names=rules.CARD_NAMES,
 ))

@@ -17,14 +17,11 @@ from simcards.games.thirty_one.fast import HEAD, View
 from simcards.games.thirty_one.rules import (
     ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, KNOCK, MAX_PLAYERS, N_CARDS, NONE, PASS, PROPOSE,
     REFUSE, SWAP_BASE, one_suit, score, showdown_value, swap_move)
+from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
 TURN, VOTE = 0, 1                       # the decisions (GameSpec.decisions order)
 PHASE_TURN, PHASE_VOTE, PHASE_DEAL = 0, 1, 2   # same numbers as fast.PH_*
-
-
-class IllegalMove(ValueError):
-    pass
 
 
 def names(cards) -> str:

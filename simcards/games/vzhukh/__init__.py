@@ -16,12 +16,13 @@ SPEC = register(GameSpec(
     ),
     seat_columns=("penalty", "penalty_round1", "penalty_round2", "penalty_round3", "takes",
                   "jokers_left", "dealt_mask"),
-    game_columns=("rounds", "actions", "passes", "takes_total", "jokers_left_total",
-                  "unfinished"),
+    game_columns=("rounds", "actions", "passes", "takes_total", "jokers_left_total"),
     encode_params=rules.encode_params,
     bench_strategy="low_attack",
     summary="attack the next player with equal number cards; transfer, beat or play a joker, "
             "or take the stack as penalty points; lowest penalty after three rounds wins",
-    extra={"check_rules": rules.check_rules, "describe_move": rules.describe_move,
-           "card_names": rules.CARD_NAMES, "step_column": "actions"},
+    check_rules=rules.check_rules,
+    describe_move=rules.describe_move,
+    card_names=rules.CARD_NAMES,
+    step_column="actions",
 ))

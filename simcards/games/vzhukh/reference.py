@@ -19,15 +19,12 @@ from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
     ATTACK, BEAT, CARD_NAMES, JOKER, KRABLE, N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH,
     deck_counts, describe_move, encode_move)
+from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
 # the two decisions (GameSpec.decisions order)
 ATTACK_DECISION, DEFEND_DECISION = 0, 1
 JOKERS = (VOILA, KRABLE, VZHUKH)
-
-
-class IllegalMove(ValueError):
-    pass
 
 
 def value(kind: int) -> int:

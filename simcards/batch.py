@@ -1,0 +1,130 @@
+"""A validated batch of games, and the one place that turns kernel records into a frame.
+
+The layers of a run, each importing only those below it:
+``batch`` (validated inputs, one chunk on the calling thread, records to frame) ->
+``runner`` (chunks on threads or a Dask cluster, run folders) ->
+``simulate``/CLI/reports/bench/replay on top.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from simcards.errors import IllegalMoveError, SimcardsError
+from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST_STRATEGY,
+                              STATUS_SIZE, load_kernel, ready)
+from simcards.registry import GameSpec, get_game
+from simcards.rng import MAX_SEED
+from simcards.strategy_registry import StrategyInfo, check_strategies
+
+ProgressFn = Callable[[int], None]
+
+
+@dataclass
+class Batch:
+    """A validated run: everything the kernel needs, nothing parsed later."""
+
+    spec: GameSpec
+    strategies: tuple[str, ...]       # one per seat
+    rules: dict[str, Any]             # every option resolved
+    params: np.ndarray
+    names: tuple[str, ...]            # distinct strategies, the kernel's strategy ids
+    sids: np.ndarray                  # strategy id per seat
+    seed: int
+    infos: tuple[StrategyInfo, ...]   # the files of ``names``, imported and checked
+    strategy_dirs: tuple[str, ...] = ()
+
+    @property
+    def n_players(self) -> int:
+        return len(self.strategies)
+
+    @property
+    def seat_width(self) -> int:
+        """Columns of a seat record: win, rank, then the game's seat columns."""
+        return 2 + len(self.spec.seat_columns)
+
+    def kernel(self):
+        """The compiled entry module, compiled or loaded from cache before it is returned."""
+        module = load_kernel(self.spec, self.infos)
+        ready(module, self.spec, self.names, self.sids, self.params, self.seat_width)
+        return module
+
+
+def prepare(game: str, strategies: Sequence[str], seed: int = 0,
+            rules: Mapping[str, Any] | None = None,
+            kernel_strategies: Sequence[str] | None = None,
+            strategy_dirs: Sequence[str] = ()) -> Batch:
+    """Validate a run's inputs; every bad value raises a one-line SimcardsError.
+
+    ``kernel_strategies`` compiles one kernel for a wider set of strategies, so
+    that many line-ups drawn from it share one compile (tournaments, tests)."""
+    spec = get_game(game)
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",")]
+    if strategies is None or not all(isinstance(s, str) for s in strategies):
+        raise SimcardsError(f"bad strategies {strategies!r}: expected one strategy name per seat, "
+                            f"e.g. {[spec.bench_strategy] * spec.min_players}")
+    strategies = tuple(strategies)
+    spec.check_players(len(strategies))
+    strategy_dirs = tuple(str(d) for d in strategy_dirs)
+    check_strategies(spec, strategies, strategy_dirs)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"bad seed {seed!r}: expected an integer 0..{MAX_SEED}")
+    resolved = spec.resolve_rules(rules)
+    params = spec.encode_params(resolved, len(strategies))
+    names = tuple(sorted(set(strategies) | set(kernel_strategies or ())))
+    infos = check_strategies(spec, names, strategy_dirs)
+    sids = np.array([names.index(s) for s in strategies], dtype=np.int64)
+    return Batch(spec, strategies, resolved, params, names, sids, int(seed),
+                 tuple(infos[n] for n in names), strategy_dirs)
+
+
+def run_range(batch: Batch, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..start+count-1 on the calling thread: (seat records, game records)."""
+    n = batch.n_players
+    seat_out = np.zeros((count, n, batch.seat_width), np.int64)
+    game_out = np.zeros((count, len(batch.spec.game_columns)), np.int64)
+    status = np.zeros(STATUS_SIZE, np.int64)
+    batch.kernel().play_batch(batch.seed, start, count, batch.sids, batch.params,
+                              seat_out, game_out, status)
+    if status[ST_ILLEGAL] != 0:
+        raise_illegal(batch, status)
+    return seat_out, game_out
+
+
+def raise_illegal(batch: Batch, status: np.ndarray) -> None:
+    """The kernel stopped at an illegal move: name the strategy, the game and the move."""
+    g, seat, kind, move, sid = (int(status[i]) for i in (ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY))
+    decision = batch.spec.decisions[kind].name if 0 <= kind < len(batch.spec.decisions) else kind
+    raise IllegalMoveError(batch.spec.name, batch.names[sid], g, batch.seed, seat,
+                           f"{move} ({batch.spec.describe_move(kind, move)})",
+                           f"not a legal answer to the {decision!r} decision")
+
+
+def to_frame(batch: Batch, seat_out: np.ndarray, game_out: np.ndarray, start: int = 0) -> pd.DataFrame:
+    """One row per (game, seat): the tidy frame every report reads."""
+    count, n, _ = seat_out.shape
+    wins = seat_out[:, :, 0]
+    winners = wins.sum(axis=1, keepdims=True)
+    share = np.divide(wins, winners, out=np.zeros(wins.shape, np.float64), where=winners > 0)
+    cols: dict[str, Any] = {
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int16), count),
+        "strategy": pd.Categorical.from_codes(np.tile(batch.sids, count),
+                                              categories=list(batch.names)),
+        "win_share": share.reshape(-1),
+        "rank": seat_out[:, :, 1].reshape(-1).astype(np.int16),
+    }
+    for j, name in enumerate(batch.spec.seat_columns):
+        cols[name] = seat_out[:, :, 2 + j].reshape(-1)
+    for j, name in enumerate(batch.spec.game_columns):
+        cols[name] = np.repeat(game_out[:, j], n)
+    frame = pd.DataFrame(cols)
+    if "unfinished" in frame:
+        frame["unfinished"] = frame["unfinished"].astype(bool)
+    frame.attrs.update(game=batch.spec.name, strategies=list(batch.strategies),
+                       rules=dict(batch.rules), seed=batch.seed, n_players=n)
+    return frame

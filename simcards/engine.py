@@ -1,0 +1,145 @@
+"""Helpers every fast engine shares, and the plain-Python twins the reference engines use.
+
+Each game used to carry its own copy of these small loops (next living seat, a
+hand to the bottom of the stock, the dealt-card mask, ranking from a key). They
+live here once. Compiled ones take the flat state array ``s`` and offsets from
+the game's layout (simcards.layout), so they work for any game.
+
+A strategy's memory: good play needs what was seen earlier in the game, so every
+game's layout ends its fixed part with a seat-private ``MEMORY`` block of
+``MEMORY_SLOTS`` int64s per seat (``memory_block``). ``start_game`` zeroes it; a
+strategy reads and writes its own row through ``memory(view, i)`` and
+``remember(view, i, value)`` (made per game by ``memory_accessors``). The
+reference engine keeps the same rows in ``Game.memory`` and copies them into and
+out of the views it builds, so a strategy with memory passes the twin test.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+
+#: int64 slots of private memory per seat and game.
+MEMORY_SLOTS = 16
+
+
+# ------------------------------------------------------------------ seats
+@njit(inline="always", **NJIT_OPTIONS)
+def next_living(s, n, alive_at, p, d):
+    """The next seat after ``p`` in direction ``d`` (+1/-1) with ``s[alive_at + q] > 0``.
+    The caller makes sure one exists. A compare beats `%` on the hottest path."""
+    q = p
+    while True:
+        q += d
+        if q >= n:
+            q = 0
+        elif q < 0:
+            q = n - 1
+        if s[alive_at + q] > 0:
+            return q
+
+
+def next_living_py(alive: list[bool], p: int, d: int = 1) -> int:
+    """Reference twin of ``next_living``: the next seat after p in direction d still in."""
+    n = len(alive)
+    q = p
+    for _ in range(n):
+        q = (q + d) % n
+        if alive[q]:
+            return q
+    raise ValueError("no seat is still in the game")
+
+
+# ------------------------------------------------------------------ cards
+@njit(inline="always", **NJIT_OPTIONS)
+def kinds_mask(s, counts_at, n_kinds):
+    """Bit mask of the kinds with a positive count in ``s[counts_at:counts_at + n_kinds]``
+    (the dealt-card mask of a hand kept as counts per kind)."""
+    mask = 0
+    for k in range(n_kinds):
+        if s[counts_at + k] > 0:
+            mask |= np.int64(1) << k
+    return mask
+
+
+def kinds_mask_py(counts) -> int:
+    """Reference twin of ``kinds_mask``."""
+    return sum(1 << k for k, c in enumerate(counts) if c > 0)
+
+
+@njit(**NJIT_OPTIONS)
+def hand_to_bottom(s, stock_at, stock_n_at, hand_at, n_kinds):
+    """Move a hand kept as counts per kind to the bottom of the stock, kinds ascending
+    (the stock's top is its last card). Returns how many cards moved."""
+    c = 0
+    for k in range(n_kinds):
+        c += s[hand_at + k]
+    if c == 0:
+        return 0
+    for i in range(s[stock_n_at] - 1, -1, -1):
+        s[stock_at + i + c] = s[stock_at + i]
+    pos = stock_at
+    for k in range(n_kinds):
+        for _ in range(s[hand_at + k]):
+            s[pos] = k
+            pos += 1
+        s[hand_at + k] = 0
+    s[stock_n_at] += c
+    return c
+
+
+def hand_to_bottom_py(stock: list[int], counts: list[int]) -> None:
+    """Reference twin of ``hand_to_bottom`` (stock top last; counts emptied)."""
+    cards = [k for k, c in enumerate(counts) for _ in range(c)]
+    stock[:0] = cards
+    counts[:] = [0] * len(counts)
+
+
+# ------------------------------------------------------------------ outcome
+@njit(inline="always", **NJIT_OPTIONS)
+def rank_from_key(keys, n, p):
+    """1 + the number of seats whose key is strictly higher (ties share a rank)."""
+    better = 0
+    for q in range(n):
+        if keys[q] > keys[p]:
+            better += 1
+    return better + 1
+
+
+def ranks_py(keys: list[int]) -> list[int]:
+    """Reference twin of ``rank_from_key`` for every seat."""
+    return [1 + sum(k > key for k in keys) for key in keys]
+
+
+# ------------------------------------------------------------------ memory
+def memory_accessors(memory_at: int):
+    """``memory(view, i)`` and ``remember(view, i, value)`` for a game whose layout puts
+    the MEMORY block at ``memory_at``; a view is any ``(s, seat, ...)`` named tuple."""
+
+    @njit(inline="always", **NJIT_OPTIONS)
+    def memory(view, i):
+        """Slot i (0..MEMORY_SLOTS-1) of this seat's memory for the current game."""
+        return view.s[memory_at + view.seat * MEMORY_SLOTS + i]
+
+    @njit(inline="always", **NJIT_OPTIONS)
+    def remember(view, i, value):
+        """Keep ``value`` in slot i of this seat's memory until the game ends."""
+        view.s[memory_at + view.seat * MEMORY_SLOTS + i] = value
+
+    return memory, remember
+
+
+def memory_block(layout, max_players: int) -> int:
+    """Declare the seat-private MEMORY block in a layout; returns its offset."""
+    return layout.block("MEMORY", max_players, MEMORY_SLOTS, visibility="seat")
+
+
+def load_memory(s: np.ndarray, memory_at: int, seat: int, row: list[int]) -> None:
+    """Reference engines: copy a seat's kept memory into a view's state array."""
+    s[memory_at + seat * MEMORY_SLOTS:memory_at + (seat + 1) * MEMORY_SLOTS] = row
+
+
+def save_memory(s: np.ndarray, memory_at: int, seat: int, row: list[int]) -> None:
+    """Reference engines: keep what the strategy wrote into its view's memory row."""
+    row[:] = s[memory_at + seat * MEMORY_SLOTS:memory_at + (seat + 1) * MEMORY_SLOTS].tolist()

@@ -1,0 +1,132 @@
+"""Which source files a compiled kernel depends on, and whether they changed.
+
+numba's on-disk cache checks only the timestamp of the file that defines a
+function, never the files it imports: an edited rule constant in ``rules.py``
+left ``fast.py``'s cached machine code in place. simcards therefore caches only
+the generated kernel modules (simcards.kernels), whose file name carries a hash
+of every source file they reach through imports, transitively: the engine, the
+rules, the view, the shared helpers, every strategy and everything a strategy
+imports. Library code outside the project (numba, numpy...) is represented by
+its version.
+
+Within one process, numba cannot reload code it compiled. ``check_unchanged``
+notices a project file that was edited after this process imported it and says
+that a restart is needed, instead of playing the old code.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from simcards.errors import StaleCodeError
+
+_digests: dict[Path, tuple[int, int, str]] = {}    # path -> (mtime_ns, size, sha256)
+_imports: dict[str, list[str]] = {}                 # sha256 -> imported module names
+_seen: dict[Path, str] = {}                         # digest when this process first saw the file
+
+
+def digest(path: Path) -> str:
+    """sha256 of a file, recomputed only when its mtime or size changed."""
+    st = path.stat()
+    cached = _digests.get(path)
+    if cached and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
+        return cached[2]
+    h = hashlib.sha256(path.read_bytes()).hexdigest()
+    _digests[path] = (st.st_mtime_ns, st.st_size, h)
+    return h
+
+
+def _module_path(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
+        return None
+    path = Path(spec.origin)
+    return path if path.suffix == ".py" and path.exists() else None
+
+
+def _imported_names(path: Path, module: str) -> list[str]:
+    """Modules a file imports (relative imports resolved), and for ``from X import Y``
+    also ``X.Y`` in case Y is a submodule."""
+    key = digest(path)
+    if key in _imports:
+        return _imports[key]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names.append(target)
+            names += [f"{target}.{a.name}" for a in node.names if a.name != "*"]
+    _imports[key] = names
+    return names
+
+
+def _inside(path: Path, roots: Iterable[Path]) -> bool:
+    return any(path.is_relative_to(root) for root in roots)
+
+
+def closure(modules: Iterable[str], roots: Iterable[Path]) -> list[Path]:
+    """Every project file reachable by imports from ``modules``, sorted; a file counts when
+    it lies under one of ``roots`` (the simcards package and the strategy folders). Parent
+    packages' ``__init__.py`` files are included: importing a module runs them."""
+    roots = [Path(r).resolve() for r in roots]
+    todo = list(modules)
+    done: set[str] = set()
+    files: set[Path] = set()
+    while todo:
+        name = todo.pop()
+        if not name or name in done:
+            continue
+        done.add(name)
+        if "." in name:
+            todo.append(name.rpartition(".")[0])
+        path = _module_path(name)
+        if path is None or not _inside(path.resolve(), roots):
+            continue
+        files.add(path.resolve())
+        todo += _imported_names(path, name)
+    return sorted(files)
+
+
+def observe(paths: Iterable[Path]) -> None:
+    """Remember what these files held when this process first used them."""
+    for p in paths:
+        _seen.setdefault(p, digest(p))
+
+
+def check_unchanged(paths: Iterable[Path]) -> None:
+    """Raise if a file this process already imported has changed since: numba cannot
+    reload compiled code, so the old code would run."""
+    changed = [p for p in paths if p in _seen and digest(p) != _seen[p]]
+    if changed:
+        raise StaleCodeError(
+            f"{changed[0]} changed after this Python process imported it; numba cannot reload "
+            "compiled code: restart the process (in a notebook, restart the kernel) to play "
+            "the edited code")
+
+
+def loaded_project_files(roots: Iterable[Path]) -> list[Path]:
+    """Files of already imported modules that lie under ``roots``."""
+    roots = [Path(r).resolve() for r in roots]
+    out = []
+    for module in list(sys.modules.values()):
+        f = getattr(module, "__file__", None)
+        if f and f.endswith(".py"):
+            p = Path(f).resolve()
+            if _inside(p, roots):
+                out.append(p)
+    return out
