@@ -40,8 +40,8 @@ def _timed(fn):
 
 
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
-          strategy: str = "", seed: int = 0) -> dict:
-    batch = prepare(game, [strategy] * players, seed)
+          strategy: str = "", seed: int = 0, strategy_dirs=()) -> dict:
+    batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     unit = batch.spec.step_column
     col = list(batch.spec.game_columns).index(unit)
     t = time.perf_counter()

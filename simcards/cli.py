@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simcards.errors import IllegalMoveError, SimcardsError
@@ -22,6 +23,9 @@ GameArg = Annotated[str, typer.Argument(help="Game name, as `simcards games` lis
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", "-r", help="Rule option as key=value (repeatable); `simcards rules GAME` lists them.")]
 SeedOpt = Annotated[int, typer.Option(help="Base seed: the same seed gives the same games.")]
+StrategyDirOpt = Annotated[Optional[list[Path]], typer.Option(
+    "--strategy-dir", help="A folder of your own strategies, <game_package>/<name>.py (repeatable); "
+                           "$SIMCARDS_STRATEGY_PATH adds folders too.")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -68,13 +72,14 @@ def games_cmd() -> None:
 
 
 @command("strategies")
-def strategies_cmd(game: GameArg) -> None:
-    """List a game's strategies with their rationale."""
+def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
+    """List a game's strategies with their rationale (a broken file is listed with its fault)."""
     from simcards.registry import get_game
     from simcards.strategy_registry import strategies_for
     table = Table("strategy", "rationale", "file")
-    for name, info in strategies_for(get_game(game)).items():
-        table.add_row(name, info.summary, str(info.path.relative_to(info.path.parents[2])))
+    for name, info in strategies_for(get_game(game), strategy_dir or ()).items():
+        table.add_row(name, f"[red]cannot be used:[/] {escape(info.problem)}" if info.problem
+                      else escape(info.summary), escape(str(info.path)))
     out.print(table)
 
 
@@ -123,6 +128,7 @@ def run_cmd(
     resume: Annotated[bool, typer.Option(help="Finish the run saved in --run-dir: only missing chunks are played.")] = False,
     summary_only: Annotated[bool, typer.Option(
         help="Keep running totals instead of rows: memory stays flat however many games.")] = False,
+    strategy_dir: StrategyDirOpt = None,
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
     from simcards.options import parse_assignments
@@ -139,9 +145,8 @@ def run_cmd(
             raise SimcardsError(f"bad {label} {value}: expected a positive integer")
     if resume and run_dir is None:
         raise SimcardsError("--resume needs --run-dir, the folder of the run to finish")
-    run = RunSpec.create(game, names, games, seed, parse_assignments(rule),
-                         chunk_size=chunk_size or _default_chunk(games, threads),
-                         summary_only=summary_only)
+    run = RunSpec.create(game, names, games, seed, parse_assignments(rule), chunk_size=chunk_size,
+                         summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
     backend = backend_for(cluster, threads, workers)
     with _progress(games) as advance:
         result = execute(run, backend, run_dir, resume, progress=advance)
@@ -160,11 +165,6 @@ def run_cmd(
         else:
             result.to_csv(out_path, index=False)
         out.print(f"wrote {len(result):,} rows to {out_path}")
-
-
-def _default_chunk(games: int, threads: Optional[int]) -> int:
-    from simcards.config import DEFAULT_CHUNK, default_threads
-    return min(DEFAULT_CHUNK, max(1, -(-games // (threads or default_threads()))))
 
 
 @contextlib.contextmanager
@@ -193,6 +193,7 @@ def replay_cmd(
     strategies: Annotated[Optional[str], typer.Option(help="Strategies, one per seat, comma-separated.")] = None,
     players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
     rule: RuleOpt = None,
+    strategy_dir: StrategyDirOpt = None,
 ) -> None:
     """Play one game on the fast engine, check it move by move against the reference engine, print it."""
     from simcards.options import parse_assignments
@@ -202,7 +203,7 @@ def replay_cmd(
     names = _strategy_list(spec, players, strategies)
     if game_index < 0:
         raise SimcardsError(f"bad game index {game_index}: expected 0 or more")
-    rec = record(game, names, seed, game_index, parse_assignments(rule))
+    rec = record(game, names, seed, game_index, parse_assignments(rule), strategy_dirs=strategy_dir or ())
     ref = replay(rec)
     out.print(f"{spec.title}, seed {seed}, game {game_index}, seats: "
               + ", ".join(f"{i}={s}" for i, s in enumerate(names)), highlight=False)
@@ -225,13 +226,14 @@ def bench_cmd(
     players: Annotated[int, typer.Option(help="Number of players.")] = 4,
     strategy: Annotated[Optional[str], typer.Option(help="Strategy for every seat (default: the game's).")] = None,
     seed: SeedOpt = 0,
+    strategy_dir: StrategyDirOpt = None,
 ) -> None:
     """Games per second and ns per turn: fast engine on one core and all cores, reference engine."""
     from simcards.bench import bench
     from simcards.registry import get_game
     spec = get_game(game)
     result = bench(game, games=games, reference_games=reference_games, players=players,
-                   strategy=strategy or spec.bench_strategy, seed=seed)
+                   strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or ())
     table = Table("engine", "games", "seconds", "games/s", f"ns per {result['unit']}",
                   f"CPU ns per {result['unit']}", "speed-up", "CPU speed-up")
     for row in result["rows"]:

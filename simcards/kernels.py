@@ -46,9 +46,12 @@ ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
 
 _LOOP = '''
 
-def _play_game(st, grng, srng, sids, status, g, moves, snaps, record):
+def _play_game(st, grng, srng, sids, status, g, moves, snaps, raws, record):
     """Play one dealt game to the end. With ``record``, keep every decision and
-    the state before and after it. Stops at an illegal move, noted in status."""
+    the state before and after it (``snaps``: the snapshot layout shared with the
+    reference engine; ``raws``: the engine's own state array at each decision, which
+    the contract tests hold against the reference engine's views). Stops at an
+    illegal move, noted in status."""
     step = 0
     while True:
         k = E.advance(st, grng)
@@ -56,6 +59,8 @@ def _play_game(st, grng, srng, sids, status, g, moves, snaps, record):
             E.snapshot(st, snaps[2 * step])
         if k < 0:
             return step
+        if record:
+            raws[step, :] = st
         p = E.decider(st)
         m = _choose(k, sids[p], st, srng)
         if not E.is_legal(st, k, m):
@@ -92,13 +97,14 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
     srng = borrow(rngs[1:2])
     moves = np.zeros((0, 3), np.int64)
     snaps = np.zeros((0, 0), np.int64)
+    raws = np.zeros((0, 0), np.int64)
     done = count
     for i in range(count):
         g = start + i
         seed_game(grng, seed, g, STREAM_DEAL)
         seed_game(srng, seed, g, STREAM_STRATEGY)
         E.start_game(st, grng)
-        _play_inline(st, grng, srng, sids, status, g, moves, snaps, False)
+        _play_inline(st, grng, srng, sids, status, g, moves, snaps, raws, False)
         if status[ST_ILLEGAL] != 0:
             done = i
             break
@@ -124,13 +130,13 @@ def _dealt(seed, g, sids, params):
 def count_steps(seed, g, sids, params, status):
     st, grng, srng = _dealt(seed, g, sids, params)
     return _play(st, grng, srng, sids, status, g, np.zeros((0, 3), np.int64),
-                 np.zeros((0, 0), np.int64), False)
+                 np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), False)
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def record_game(seed, g, sids, params, moves, snaps, seat_out, game_out, status):
+def record_game(seed, g, sids, params, moves, snaps, raws, seat_out, game_out, status):
     st, grng, srng = _dealt(seed, g, sids, params)
-    steps = _play(st, grng, srng, sids, status, g, moves, snaps, True)
+    steps = _play(st, grng, srng, sids, status, g, moves, snaps, raws, True)
     if status[ST_ILLEGAL] == 0:
         E.write_result(st, seat_out, game_out)
     return steps
@@ -139,6 +145,11 @@ def record_game(seed, g, sids, params, moves, snaps, seat_out, game_out, status)
 @njit(**KERNEL_NJIT_OPTIONS)
 def snapshot_size(n, params):
     return E.snapshot_size(n, params)
+
+
+@njit(**KERNEL_NJIT_OPTIONS)
+def state_size(n, params):
+    return E.new_state(n, params).shape[0]
 '''
 
 

@@ -24,29 +24,32 @@ class Record:
     game_index: int
     moves: np.ndarray        # (steps, 3): decision kind, seat, move
     snaps: np.ndarray        # (2 * steps + 1, size): before each move, after it, and at the end
+    raws: np.ndarray         # (steps, state size): the fast engine's state array at each decision
     seats: np.ndarray        # per-seat results (win, rank, seat columns...)
     game_row: np.ndarray     # game-level results
     extra: dict = field(default_factory=dict)
 
 
 def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
-           rules: Mapping[str, Any] | None = None, batch: Batch | None = None) -> Record:
+           rules: Mapping[str, Any] | None = None, batch: Batch | None = None,
+           strategy_dirs: Sequence[str] = ()) -> Record:
     """Play one game on the fast engine and keep every decision and state."""
-    batch = batch or prepare(game, strategies, seed, rules)
+    batch = batch or prepare(game, strategies, seed, rules, strategy_dirs=strategy_dirs)
     kernel = batch.kernel()
     status = np.zeros(STATUS_SIZE, np.int64)
     steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, status)
     size = kernel.snapshot_size(batch.n_players, batch.params)
     moves = np.zeros((steps, 3), np.int64)
     snaps = np.zeros((2 * steps + 1, size), np.int64)
+    raws = np.zeros((steps, kernel.state_size(batch.n_players, batch.params)), np.int64)
     seats = np.zeros((batch.n_players, batch.seat_width), np.int64)
     game_row = np.zeros(len(batch.spec.game_columns), np.int64)
     status[:] = 0
-    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, seats,
+    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, raws, seats,
                        game_row, status)
     if status[ST_ILLEGAL] != 0:
         raise_illegal(batch, status)
-    return Record(batch, game_index, moves, snaps, seats, game_row)
+    return Record(batch, game_index, moves, snaps, raws, seats, game_row)
 
 
 def _new_reference(batch: Batch, game_index: int):
@@ -61,6 +64,47 @@ def _check(label: str, step: int, ref_state: list[int], fast_state: np.ndarray) 
                              f"reference {ref.tolist()} fast {fast_state.tolist()}")
 
 
+def _check_decision(rec: Record, step: int, ref, kind: int, seat: int) -> None:
+    """Both engines list the same legal moves, and the reference engine's view holds exactly
+    what the layout lets the seat see: every public field and the seat's own rows equal the
+    fast engine's state, every other field is zero."""
+    spec = rec.batch.spec
+    raw = rec.raws[step]
+    out = np.zeros(raw.shape[0] + 4096, np.int64)
+    count = spec.fast.legal_moves(raw, out)
+    fast_legal = sorted(out[:count].tolist())
+    ref_legal = sorted(ref.legal_moves())
+    if fast_legal != ref_legal:
+        raise ReplayMismatch(f"step {step}: legal moves differ: reference {ref_legal}, fast {fast_legal}")
+    view = ref.view(kind)
+    mine = np.asarray(view.s, dtype=np.int64)
+    if mine.shape != raw.shape:
+        raise ReplayMismatch(f"step {step}: the reference view has {mine.shape[0]} fields, "
+                             f"the fast state {raw.shape[0]}")
+    visible = spec.view.LAYOUT.visible_to(seat, raw.shape[0])
+    memory = np.zeros(raw.shape[0], bool)
+    m = spec.view.LAYOUT.field("MEMORY")
+    memory[m.offset:m.offset + m.size] = True
+    check = visible & ~memory       # memory is the strategy's, checked by the twin test
+    if not np.array_equal(mine[check], raw[check]):
+        names = _field_names(spec.view.LAYOUT, np.flatnonzero(check & (mine != raw))[:4])
+        raise ReplayMismatch(f"step {step}: the reference view differs from the fast state in "
+                             f"public fields {names}")
+    if np.any(mine[~visible]):
+        names = _field_names(spec.view.LAYOUT, np.flatnonzero(~visible & (mine != 0))[:4])
+        raise ReplayMismatch(f"step {step}: the reference view shows hidden fields {names} to seat {seat}")
+
+
+def _field_names(layout, positions) -> list[str]:
+    out = []
+    for pos in positions:
+        for f in layout.fields:
+            if f.offset <= pos and (f.shape == (0,) or pos < f.offset + f.size):
+                out.append(f"{f.name}[{pos - f.offset}]")
+                break
+    return out
+
+
 def replay(rec: Record, check: Callable[[Any], None] | None = None):
     """Replay a record through the reference engine; returns the finished reference game.
 
@@ -73,6 +117,7 @@ def replay(rec: Record, check: Callable[[Any], None] | None = None):
         _check("before", step, ref.snapshot(), rec.snaps[2 * step])
         if decision != (kind, seat):
             raise ReplayMismatch(f"step {step}: reference expects {decision}, fast had {(kind, seat)}")
+        _check_decision(rec, step, ref, kind, seat)
         ref.apply(kind, move)
         if check:
             check(ref)

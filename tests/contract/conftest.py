@@ -1,0 +1,89 @@
+"""The contract suite: every registered game passes these tests, with no line written for it.
+
+A game is parametrized in by its registration alone (simcards.registry.games()); what the
+tests need from it is the engine contract (docs/architecture.md, simcards.registry).
+"""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import simcards
+from simcards.batch import Batch, prepare
+from simcards.errors import SimcardsError
+from simcards.options import RuleOption
+from simcards.strategy_registry import strategies_for
+
+GAMES = sorted(simcards.games())
+
+
+def pytest_generate_tests(metafunc):
+    if "game" in metafunc.fixturenames:
+        metafunc.parametrize("game", GAMES)
+
+
+def all_strategies(game: str) -> list[str]:
+    return sorted(n for n, i in strategies_for(simcards.get_game(game)).items() if not i.problem)
+
+
+def lineups(game: str, per_count: int = 2) -> list[list[str]]:
+    """Every player count, seats filled from a cycle over all the game's strategies."""
+    spec = simcards.get_game(game)
+    cycle = itertools.cycle(all_strategies(game))
+    return [[next(cycle) for _ in range(n)]
+            for n in range(spec.min_players, spec.max_players + 1) for _ in range(per_count)]
+
+
+def batch_for(game: str, lineup: list[str], seed: int, rules: dict | None = None) -> Batch:
+    # one kernel for every line-up of a game: all its strategies
+    return prepare(game, lineup, seed, rules, kernel_strategies=all_strategies(game))
+
+
+def _other_values(opt: RuleOption, default) -> list:
+    if opt.choices:
+        return [c for c in opt.choices if c != default]
+    if opt.kind is bool:
+        return [not default]
+    if opt.kind is int:
+        values = {v for v in (opt.minimum, default - 1, default + 1) if v is not None}
+        return sorted(v for v in values if v != default and (opt.minimum is None or v >= opt.minimum)
+                      and (opt.maximum is None or v <= opt.maximum))
+    return []
+
+
+def rule_variants(game: str) -> list[tuple[str, dict]]:
+    """One non-default value of every rule option at a time, generated from the options'
+    declared choices and bounds (turn caps too: an unfinished game must replay as well)."""
+    spec = simcards.get_game(game)
+    defaults = spec.resolve_rules({})
+    out = []
+    for opt in spec.options:
+        for value in _other_values(opt, defaults[opt.name]):
+            out.append((f"{opt.name}={value}", {opt.name: value}))
+    return out
+
+
+def usable(game: str, lineup: list[str], rules: dict) -> bool:
+    """A variant may not fit every player count (say, hands too big for the deck)."""
+    try:
+        prepare(game, lineup, 0, rules)
+        return True
+    except SimcardsError:
+        return False
+
+
+class Kit:
+    """The helpers above, handed to tests as the ``kit`` fixture (test modules are imported
+    in importlib mode, so they cannot import this file by name)."""
+
+    all_strategies = staticmethod(all_strategies)
+    lineups = staticmethod(lineups)
+    batch_for = staticmethod(batch_for)
+    rule_variants = staticmethod(rule_variants)
+    usable = staticmethod(usable)
+
+
+@pytest.fixture
+def kit() -> type[Kit]:
+    return Kit

@@ -1,0 +1,59 @@
+"""A game that does not meet the engine contract fails at registration, naming what is missing,
+and does not take the other games down with it."""
+from __future__ import annotations
+
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import simcards
+from simcards.errors import ContractError
+from simcards.registry import Decision, GameSpec, contract_problems, register
+
+
+def _spec(package: str, **over) -> GameSpec:
+    fields = dict(name="toy", title="Toy", package=package, min_players=2, max_players=3, options=(),
+                  decisions=(Decision("play", "decide", "a card", default=True),),
+                  seat_columns=("score",), game_columns=("turns",),
+                  encode_params=lambda rules, n: np.zeros(1, np.int64),
+                  describe_move=lambda kind, move: str(move), card_names=("a",), bench_strategy="random")
+    fields.update(over)
+    return GameSpec(**fields)
+
+
+@pytest.fixture
+def toy_package(monkeypatch):
+    """A game package with a fast engine that lacks most of the contract."""
+    pkg = types.ModuleType("toy_game")
+    pkg.__path__ = []
+    fast = types.ModuleType("toy_game.fast")
+    fast.new_state = fast.start_game = lambda *a: None
+    monkeypatch.setitem(sys.modules, "toy_game", pkg)
+    monkeypatch.setitem(sys.modules, "toy_game.fast", fast)
+    return "toy_game"
+
+
+def test_missing_parts_are_named(toy_package):
+    problems = contract_problems(_spec(toy_package))
+    for missing in ("fast.advance", "fast.legal_moves", "fast.view_play", "toy_game.view cannot be imported",
+                    "toy_game.reference cannot be imported", "toy_game.defaults cannot be imported"):
+        assert any(missing in p for p in problems), (missing, problems)
+    assert not any("fast.new_state" in p for p in problems)
+    with pytest.raises(ContractError, match="fast.advance"):
+        register(_spec(toy_package))
+    assert "toy" not in simcards.games()
+
+
+def test_declaring_the_standard_column_or_a_column_twice_fails():
+    with pytest.raises(ContractError, match="standard column"):
+        _spec("x", game_columns=("turns", "unfinished"))
+    with pytest.raises(ContractError, match="twice"):
+        _spec("x", seat_columns=("turns",))
+    with pytest.raises(ContractError, match="step_column"):
+        _spec("x", step_column="moves")
+
+
+def test_every_shipped_game_meets_the_contract(game):
+    assert contract_problems(simcards.get_game(game)) == []

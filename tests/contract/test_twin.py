@@ -1,0 +1,91 @@
+"""The plain-Python twin: the reference engine driven by each strategy's uncompiled
+``py_func`` plays exactly the compiled kernel's games. A strategy that reads a hidden
+field plays differently on the reference engine's views (hidden fields are zero there)
+and fails it; one that keeps memory across decisions passes it."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import simcards
+from simcards.replay import play_reference, record
+
+GAMES_PER_LINEUP = 8
+
+
+def test_reference_engine_with_py_funcs_plays_the_kernels_games(game, kit):
+    for i, lineup in enumerate(kit.lineups(game)):
+        batch = kit.batch_for(game, lineup, 50 + i)
+        for g in range(GAMES_PER_LINEUP):
+            rec = record(game, lineup, batch.seed, g, batch=batch)
+            ref, moves = play_reference(game, lineup, batch.seed, g, batch=batch)
+            assert moves == [tuple(m) for m in rec.moves.tolist()]
+            assert ref.result() == (rec.seats.tolist(), rec.game_row.tolist())
+
+
+# Generic probe strategies: every decision picks among the engine's own legal moves.
+PROBE = '''
+    """{doc}"""
+    import numpy as np
+    from numba import njit
+    from simcards.config import NJIT_OPTIONS
+    from simcards.engine import MEMORY_SLOTS
+    from {package}.fast import legal_moves
+    from {package}.view import memory, remember
+
+    {decisions}
+'''
+
+DECISION = '''
+    @njit(**NJIT_OPTIONS)
+    def {function}(view, rng):
+        out = np.zeros(4096, np.int64)
+        n = legal_moves(view.s, out)
+        remember(view, 0, memory(view, 0) + 1)        # decisions this seat made this game
+        pick = {pick}
+        return out[pick % n]
+'''
+
+PICKS = {
+    # honest: its own memory and the public move list only
+    "counter": "memory(view, 0) * 7 + view.seat",
+    # a cheat: reads the first hidden cell of the state (the stock, usually)
+    "peeker": "memory(view, 0) + view.s[{hidden}]",
+}
+
+
+def _write_probe(tmp_path, game: str, name: str) -> None:
+    spec = simcards.get_game(game)
+    # the variable-length tail (the stock) if hidden: scratch fields may hold zeros in both engines
+    fields = [f for f in spec.view.LAYOUT.fields if f.visibility == "hidden"]
+    hidden = next((f.offset for f in fields if f.shape == (0,)), fields[0].offset)
+    decisions = "\n".join(DECISION.format(function=d.function, pick=PICKS[name].format(hidden=hidden))
+                          for d in spec.decisions)
+    folder = tmp_path / spec.module_name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"probe_{name}.py").write_text(textwrap.dedent(PROBE).format(
+        doc=f"probe strategy {name}", package=spec.package, decisions=textwrap.dedent(decisions)))
+
+
+def _twin_agrees(game: str, name: str, tmp_path, games: int = 30) -> bool:
+    spec = simcards.get_game(game)
+    lineup = [f"probe_{name}"] * spec.min_players
+    from simcards.batch import prepare
+    batch = prepare(game, lineup, 11, strategy_dirs=[tmp_path])
+    for g in range(games):
+        rec = record(game, lineup, 11, g, batch=batch)
+        _, moves = play_reference(game, lineup, 11, g, batch=batch)
+        if moves != [tuple(m) for m in rec.moves.tolist()]:
+            return False
+    return True
+
+
+def test_memory_is_kept_per_seat_and_game_in_both_engines(game, tmp_path):
+    _write_probe(tmp_path, game, "counter")
+    assert _twin_agrees(game, "counter", tmp_path)
+
+
+def test_a_strategy_that_reads_a_hidden_field_fails_the_twin_test(game, tmp_path):
+    _write_probe(tmp_path, game, "peeker")
+    assert not _twin_agrees(game, "peeker", tmp_path)

@@ -1,0 +1,103 @@
+"""Compiled code follows every edit: a warm cache after an edit plays exactly what a cold copy plays.
+
+Each test works on its own copy of the source tree (``simcards/`` and the built-in
+strategies as ``simcards_strategies/``) with its own kernel folder, run in fresh
+processes, so nothing here touches the installed tree or another test's caches.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import simcards
+from simcards.strategy_registry import _builtin_root
+
+PLAY = """
+import pandas as pd, simcards
+frame = simcards.simulate("five-alive", ["expert", "high_first"], 400, seed=5, threads=1)
+print(int(pd.util.hash_pandas_object(frame).sum()))
+"""
+
+
+def _copy_tree(dest: Path) -> Path:
+    ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    shutil.copytree(Path(simcards.__file__).parent, dest / "simcards", ignore=ignore)
+    shutil.copytree(_builtin_root(), dest / "simcards_strategies", ignore=ignore)
+    return dest
+
+
+def _run(tree: Path, code: str = PLAY) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree), SIMCARDS_KERNEL_DIR=str(tree / "kernels"),
+               SIMCARDS_STRATEGY_PATH="")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          cwd=tree)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _edit(path: Path, pattern: str, replacement: str) -> None:
+    text = path.read_text()
+    new, count = re.subn(pattern, replacement, text, count=1, flags=re.M)
+    assert count == 1, f"{pattern!r} not found in {path}"
+    path.write_text(new)
+
+
+EDITS = [
+    # a rule constant that the engine imports from rules.py
+    ("simcards/games/five_alive/rules.py", r"^LIMIT = 21$", "LIMIT = 24"),
+    # a module that expert.py imports (not a file the kernel names)
+    ("simcards_strategies/five_alive/hold_actions.py", r"^ACTION_ORDER = \((\w+), (\w+), (\w+)",
+     r"ACTION_ORDER = (\3, \2, \1"),
+    # a strategy file the kernel names
+    ("simcards_strategies/five_alive/high_first.py", r"^ACTION_ORDER = \((\w+), (\w+)", r"ACTION_ORDER = (\2, \1"),
+]
+
+
+def test_every_edit_is_played_by_the_next_process_as_a_cold_copy_would(tmp_path):
+    warm = _copy_tree(tmp_path / "warm")
+    before = _run(warm)
+    assert _run(warm) == before                 # from cache: the same
+    for relative, pattern, replacement in EDITS:
+        _edit(warm / relative, pattern, replacement)
+        after = _run(warm)
+        assert after != before, f"editing {relative} changed nothing: stale machine code"
+        before = after
+    cold = _copy_tree(tmp_path / "cold")
+    for relative, pattern, replacement in EDITS:
+        _edit(cold / relative, pattern, replacement)
+    assert _run(cold) == before
+
+
+def test_a_process_that_sees_its_strategy_edited_says_restart(tmp_path):
+    tree = _copy_tree(tmp_path / "tree")
+    relative, pattern, replacement = EDITS[2]
+    code = PLAY + f"""
+import re, pathlib
+p = pathlib.Path({str(tree / relative)!r})
+p.write_text(re.sub({pattern!r}, {replacement!r}, p.read_text(), count=1, flags=re.M))
+try:
+    simcards.simulate("five-alive", ["expert", "high_first"], 10, seed=5)
+except simcards.SimcardsError as exc:
+    print("ERROR", exc)
+"""
+    out = _run(tree, code)
+    assert out.startswith("ERROR") and "high_first.py changed" in out and "restart" in out
+
+
+@pytest.mark.parametrize("name", ["rng.py", "borrow.py", "kernels.py", "games/five_alive/view.py",
+                                  "games/five_alive/fast.py"])
+def test_the_kernel_key_covers_the_engine_layer(name):
+    from simcards.kernels import dependencies
+    from simcards.strategy_registry import check_strategies
+    spec = simcards.get_game("five-alive")
+    infos = check_strategies(spec, ["expert"]).values()
+    deps = {p.as_posix() for p in dependencies(spec, list(infos))}
+    assert any(d.endswith("simcards/" + name) for d in deps)
+    assert any(d.endswith("five_alive/hold_actions.py") for d in deps)
+    assert not any(d.endswith("reference.py") for d in deps)   # editing it recompiles nothing
