@@ -109,13 +109,20 @@ def to_frame(batch: Batch, seat_out: np.ndarray, game_out: np.ndarray, start: in
 def simulate(game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
              rules: Mapping[str, Any] | None = None, *, start: int = 0,
              threads: int | None = None, chunk_size: int | None = None,
-             progress: ProgressFn | None = None) -> pd.DataFrame:
+             progress: ProgressFn | None = None, rotate: bool = False) -> pd.DataFrame:
     """Play ``n_games`` games (indices start..start+n_games-1) and return one row per (game, seat).
 
     ``strategies`` names one strategy per seat (its length is the player count);
     ``rules`` maps rule options to values (``simcards rules GAME`` lists them).
     The same seed gives the same frame, bit for bit, for any threads or chunk size.
+    With ``rotate=True`` every deal is played in every seat order of a balanced
+    design (``simcards.rotation``): about ``n_games`` games as whole deals times
+    orders, with a column ``order``.
     """
+    if rotate:
+        from simcards.rotation import simulate_rotated
+        return simulate_rotated(game, strategies, n_games, seed, rules, start=start, threads=threads,
+                                chunk_size=chunk_size, progress=progress)
     from simcards.runner import run_records  # runner builds on this module
     batch = prepare(game, strategies, seed, rules)
     seat_out, game_out = run_records(batch, n_games, start, threads, chunk_size, progress)
