@@ -35,7 +35,7 @@ class _Images(HTMLParser):
 def test_every_file_is_written(tiny_report):
     _, out, result = tiny_report
     names = {p.name for p in out.iterdir()}
-    assert {"index.html", "report.md", "results.parquet", "config.json"} <= names
+    assert {"index.html", "report.md", "results.parquet", "config.json", "summary.json"} <= names
     expected_png = {"strategy_win_rates.png", "seat_advantage.png", "pairwise_differences.png", "rating.png",
                     "head_to_head.png", "card_balance.png", "length_rounds.png", "length_turns.png",
                     "sweep_seats.png", "sweep_strategies.png", "sweep_length.png"}

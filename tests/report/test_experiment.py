@@ -70,7 +70,7 @@ def test_resolved_cells(tmp_path):
     path.write_text(BASE + '[rules]\nlives = 4\n[sweep]\noption = "lives"\nvalues = [2, 6]\nplayers = [2]\n')
     exp = load_experiment(path)
     assert [(c.part, c.players, c.sweep_value) for c in exp.cells] == [
-        ("main", 3, None), ("sweep", 2, 2), ("sweep", 2, 6)]
+        ("main", 3, None), ("sweep", 2, 2), ("sweep", 2, 6), ("sweep", 2, 4)]  # 4: the baseline at 2
     assert exp.cells[0].rules["lives"] == 4 and exp.cells[2].rules["lives"] == 6
     assert exp.cells[0].rules["count_killer"] == 1          # every option resolved
     assert exp.strategies == ("high_first", "random")
