@@ -128,6 +128,9 @@ def run_cmd(
     resume: Annotated[bool, typer.Option(help="Finish the run saved in --run-dir: only missing chunks are played.")] = False,
     summary_only: Annotated[bool, typer.Option(
         help="Keep running totals instead of rows: memory stays flat however many games.")] = False,
+    rotate: Annotated[Optional[bool], typer.Option(
+        "--rotate/--no-rotate", help="Play every deal in every seat order (default for mixed line-ups), "
+             "so strategy rows are net of seat; --no-rotate keeps each strategy in its seat.")] = None,
     strategy_dir: StrategyDirOpt = None,
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
@@ -148,14 +151,23 @@ def run_cmd(
     run = RunSpec.create(game, names, games, seed, parse_assignments(rule), chunk_size=chunk_size,
                          summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
     backend = backend_for(cluster, threads, workers)
+    from simcards.rotation import describe, execute_rotated, should_rotate
     with _progress(games) as advance:
-        result = execute(run, backend, run_dir, resume, progress=advance)
+        if should_rotate(rotate, names, summary_only):
+            result = execute_rotated(
+                lambda seating, deals: RunSpec.create(game, seating, deals, seed, parse_assignments(rule),
+                                                      chunk_size=chunk_size, strategy_dirs=strategy_dir or (),
+                                                      threads=threads),
+                names, games, execute, run_dir, backend=backend, resume=resume, progress=advance)
+        else:
+            result = execute(run, backend, run_dir, resume, progress=advance)
     if summary_only:
         out.print(summary_table(result.summary(), f"{game}: {result.games:,} games (summary only), seed {seed}"))
         unfinished = result.unfinished
     else:
-        out.print(summary_table(summarize(result), f"{game}: {games:,} games, seed {seed}"))
-        unfinished = int(result.groupby("game")["unfinished"].first().sum()) if "unfinished" in result else 0
+        from simcards.stats import unfinished_games
+        out.print(summary_table(summarize(result), f"{game}: {describe(result)}, seed {seed}"))
+        unfinished = unfinished_games(result)
     if unfinished:
         out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
     if out_path is not None:

@@ -5,13 +5,15 @@ plus the columns ``cell``, ``lineup``, ``players``, ``part``). The line-ups of a
 cell are played on the same game indices with the same seed, so game index g
 is the same deal in every line-up of a cell (common random numbers).
 
-Units of observation: a win rate's unit is the deal (game index) of a cell. A
-strategy's score in deal g is the mean win share of its seats, averaged over
-the cell's line-ups that hold it; deals are independent, line-ups on one deal
-are not, so counting deals (not line-up games) keeps every interval honest.
-Intervals are 95% (simcards.stats.CONFIDENCE): Wilson for win rates, t for
-paired differences and mean lengths, normal for the card-balance difference
-(Mantel-Haenszel weights over player counts) and for ratings (Fisher information).
+The deal is the unit of every standard error: a strategy's score in deal g is
+the mean win share of its seats, averaged over the cell's line-ups (seat orders)
+that hold it; a seat's score the mean over the line-ups of the basis. Deals are
+independent, line-ups on one deal are not. Intervals are 95%
+(simcards.stats.CONFIDENCE): t intervals over deal means for win rates, mean
+lengths and paired differences (strategy pairs, sweep effects); card effects
+from OLS with standard errors clustered by deal (simcards.report.inference);
+ratings from a bootstrap over deals. Multiplicity: Holm over the strategy pairs
+and the sweep effects, Benjamini-Hochberg over the card effects.
 """
 from __future__ import annotations
 
@@ -22,16 +24,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.weightstats import DescrStatsW
 
+from simcards.report import inference
 from simcards.report.experiment import MAIN, SWEEP, Cell, Experiment
-from simcards.stats import CONFIDENCE, wilson
+from simcards.stats import CONFIDENCE, mean_interval
 
 Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 #: The Plackett-Luce fit runs in Python over every game; above this many games it
 #: uses the lowest game indices of every cell (the report says how many).
-RATING_MAX_GAMES = 20_000
+RATING_MAX_GAMES = 5_000
 RATING_ALPHA = 0.01  # choix regularisation: keeps a strategy that never wins finite
 
 
@@ -66,13 +68,11 @@ def length_columns(spec) -> list[str]:
     return cols
 
 
-def _wilson_rows(df: pd.DataFrame, wins: str = "wins", games: str = "games") -> pd.DataFrame:
-    low, high = wilson(df[wins].to_numpy(float), df[games].to_numpy(float))
-    df = df.copy()
-    df["win_rate"] = df[wins] / df[games]
-    df["ci_low"] = low
-    df["ci_high"] = high
-    return df
+def _interval_rows(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
+    """Win rates from per-deal scores: deals (as ``games``), wins, win_rate, interval, se."""
+    iv = mean_interval(per_deal, by).reset_index()
+    return iv.assign(games=iv["deals"], wins=iv["mean"] * iv["deals"], win_rate=iv["mean"],
+                     ci_low=iv["ci_low"].clip(lower=0), ci_high=iv["ci_high"].clip(upper=1))
 
 
 def _cell_info(df: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
@@ -97,40 +97,49 @@ def strategy_scores(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
 
 
 def strategy_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Win rate per strategy per cell with a 95% Wilson interval (unit: the deal)."""
+    """Win rate per strategy per cell with a 95% t interval over deal means (unit: the deal)."""
     scores = strategy_scores(frame, exp)
     cols = ["cell", "part", "players", "sweep_value", "strategy", "games", "wins", "win_rate",
-            "ci_low", "ci_high", "fair_share"]
+            "ci_low", "ci_high", "se", "fair_share"]
     if scores.empty:
         return pd.DataFrame(columns=cols)
-    agg = scores.groupby(["cell", "strategy"])["score"].agg(wins="sum", games="count").reset_index()
-    agg = _cell_info(_wilson_rows(agg), exp)
+    agg = _interval_rows(scores.set_index(["cell", "strategy", "game"])["score"], ["cell", "strategy"])
+    agg = _cell_info(agg, exp)
     agg["fair_share"] = 1.0 / agg["players"]
     return agg[cols].sort_values(["cell", "win_rate"], ascending=[True, False], ignore_index=True)
 
 
-def seat_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Win rate per seat per cell with a 95% Wilson interval (unit: the deal).
+ALL_LINEUPS = "all line-ups"
 
-    Seat advantage is read from the cell's mirror line-ups (every seat the same
-    strategy) where it has some, else from all its line-ups."""
-    offsets = lineup_offsets(exp)
-    mirrors = mirror_lineups(exp, offsets)
+
+def seat_bases(frame: pd.DataFrame, exp: Experiment, cell: Cell) -> list[tuple[str, pd.DataFrame]]:
+    """(basis, rows) the seats of a cell are read from: each mirror strategy on its own
+    (every seat plays it, so seats differ only by seat), else all line-ups."""
+    rows = frame[frame["cell"] == cell.id]
+    offset = lineup_offsets(exp)[cell.id]
+    out = [(cell.lineups[i][0], rows[rows["lineup"] == offset + i])
+           for i, m in enumerate(cell.mirror) if m]
+    return out or [(ALL_LINEUPS, rows)]
+
+
+def seat_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    """Win rate per seat per cell and basis, 95% t interval over deal means (unit: the deal).
+
+    Seat advantage is read from each of the cell's mirror line-ups (every seat
+    the same strategy: the basis is that strategy) where it has some, else from
+    all its line-ups (basis "all line-ups", balanced by the seat-order design)."""
     parts = []
     for cell in exp.cells:
-        rows = frame[frame["cell"] == cell.id]
-        basis = "mirror line-ups" if any(cell.mirror) else "all line-ups"
-        if any(cell.mirror):
-            rows = rows[rows["lineup"].isin(mirrors)]
-        per_deal = rows.groupby(["seat", "game"])["win_share"].mean()
-        agg = per_deal.groupby(level="seat").agg(wins="sum", games="count").reset_index()
-        agg["cell"] = cell.id
-        agg["basis"] = basis
-        parts.append(agg)
-    out = _cell_info(_wilson_rows(pd.concat(parts, ignore_index=True)), exp)
+        for basis, rows in seat_bases(frame, exp, cell):
+            per_deal = rows.groupby(["seat", "game"])["win_share"].mean()
+            agg = _interval_rows(per_deal, ["seat"])
+            agg["cell"] = cell.id
+            agg["basis"] = basis
+            parts.append(agg)
+    out = _cell_info(pd.concat(parts, ignore_index=True), exp)
     out["fair_share"] = 1.0 / out["players"]
     return out[["cell", "part", "players", "sweep_value", "seat", "basis", "games", "wins",
-                "win_rate", "ci_low", "ci_high", "fair_share"]]
+                "win_rate", "ci_low", "ci_high", "se", "fair_share"]]
 
 
 # ------------------------------------------------------------------ pairwise comparisons
@@ -199,14 +208,7 @@ def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     out = pd.DataFrame(records, columns=["cell", "players", "a", "b", "games", "diff_pp", "ci_low_pp",
                                          "ci_high_pp", "p_value", "var_crn", "var_independent",
                                          "crn_saving"])
-    if len(out):
-        reject, p_holm, _, _ = multipletests(out["p_value"].to_numpy(), alpha=1 - CONFIDENCE,
-                                             method="holm")
-        out["p_holm"] = p_holm
-        out["significant"] = reject
-    else:
-        out["p_holm"] = []
-        out["significant"] = []
+    out["p_holm"], out["significant"] = inference.correct(out["p_value"], inference.PAIR_CORRECTION)
     return out
 
 
@@ -254,8 +256,7 @@ def plackett_luce(n_items: int, events: list[tuple[int, list[int]]],
     Strengths are centred log-weights; the standard errors come from the
     observed Fisher information, sum over events of diag(p) - p p^T with p the
     choice probabilities over items (seats of one item add up)."""
-    import choix
-    theta = choix.ilsr_top1(n_items, events, alpha=alpha, max_iter=1000, tol=1e-8)
+    theta = fit_strengths(n_items, events, alpha=alpha)
     sets: dict[tuple[int, ...], int] = {}
     for winner, losers in events:
         key = tuple(np.bincount([winner] + list(losers), minlength=n_items))
@@ -268,6 +269,14 @@ def plackett_luce(n_items: int, events: list[tuple[int, list[int]]],
         info += count * (np.diag(p) - np.outer(p, p))
     cov = np.linalg.pinv(info)
     return theta, np.sqrt(np.clip(np.diag(cov), 0, None))
+
+
+def fit_strengths(n_items: int, events: list[tuple[int, list[int]]], init=None,
+                  alpha: float = RATING_ALPHA) -> np.ndarray:
+    """Centred Plackett-Luce log-strengths by choix (I-LSR), optionally warm-started."""
+    import choix
+    theta = choix.ilsr_top1(n_items, events, alpha=alpha, initial_params=init, max_iter=1000, tol=1e-8)
+    return theta - theta.mean()
 
 
 def _games_for_rating(frame: pd.DataFrame, limit: int) -> pd.DataFrame:
@@ -310,12 +319,20 @@ def rating(frame: pd.DataFrame, exp: Experiment, limit: int = RATING_MAX_GAMES) 
     items = used["strategy"].astype(str).map(index).to_numpy()
     ranks = used["rank"].to_numpy()
     sizes = used.groupby(["cell", "lineup", "game"], sort=False).size().to_numpy()
-    events = []
-    start = 0
+    per_game, start = [], 0
     for size in sizes:
-        events += ranking_events(ranks[start:start + size], items[start:start + size])
+        per_game.append(ranking_events(ranks[start:start + size], items[start:start + size]))
         start += size
-    theta, se = plackett_luce(len(names), events)
+    events = [e for game_events in per_game for e in game_events]
+    theta = fit_strengths(len(names), events)
+    # the deal is the unit: a bootstrap over game indices (each index's games in every
+    # line-up and at every player count stay together, since they share a deck order)
+    deal_ids = used.drop_duplicates(["cell", "lineup", "game"])["game"].to_numpy()
+    by_deal: dict[int, list] = {}
+    for deal, game_events in zip(deal_ids, per_game):
+        by_deal.setdefault(int(deal), []).extend(game_events)
+    se = inference.bootstrap_rating(len(names), list(by_deal.values()),
+                                    lambda ev, init: fit_strengths(len(names), ev, init), theta, exp.seed)
     wins = np.bincount([w for w, _ in events], minlength=len(names))
     table = pd.DataFrame({"strategy": names, "strength": theta, "se": se,
                           "ci_low": theta - Z * se, "ci_high": theta + Z * se,
@@ -388,33 +405,16 @@ def length_summary(lengths: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ card balance
-def stratified_difference(x1, n1, x0, n0) -> tuple[np.ndarray, np.ndarray]:
-    """Difference of two proportions over strata (rows), Mantel-Haenszel weights n1*n0/(n1+n0).
-
-    Arrays of shape (strata, k): successes and trials of group 1 and group 0.
-    Returns the pooled difference and its standard error per column (NaN where
-    no stratum has both groups). With one stratum this is the Wald difference."""
-    x1, n1, x0, n0 = (np.asarray(a, float) for a in (x1, n1, x0, n0))
-    ok = (n1 > 0) & (n0 > 0)
-    p1 = np.divide(x1, n1, out=np.zeros_like(x1), where=n1 > 0)
-    p0 = np.divide(x0, n0, out=np.zeros_like(x0), where=n0 > 0)
-    w = np.where(ok, n1 * n0 / np.maximum(n1 + n0, 1), 0.0)
-    v = np.where(ok, p1 * (1 - p1) / np.maximum(n1, 1) + p0 * (1 - p0) / np.maximum(n0, 1), 0.0)
-    wsum = w.sum(0)
-    keep = wsum > 0
-    diff = np.divide((w * (p1 - p0)).sum(0), wsum, out=np.full(wsum.shape, np.nan), where=keep)
-    se = np.sqrt(np.divide((w ** 2 * v).sum(0), wsum ** 2, out=np.full(wsum.shape, np.nan), where=keep))
-    return diff, se
-
-
 def card_balance(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
     """For every card kind: win rate of seats dealt it against seats not dealt it.
 
     Rows: main cells, the mirror line-ups where the experiment has some (the
     seat's strategy then does not differ between the groups), else all. The
-    difference is stratified by player count (Mantel-Haenszel weights
-    n1*n0/(n1+n0)) because the fair share differs; rates are pooled, each with
-    a Wilson interval. Seats are the unit here (a seat's hand is what differs).
+    effect is the coefficient of "dealt" in an OLS of the seat's win share on it
+    and one constant per player count (the fair share differs), with standard
+    errors clustered by deal (game index: a deal's hands repeat in every
+    line-up, and its seats share one winner); the rates dealt and not dealt are
+    clustered means. p-values are corrected over the cards by Benjamini-Hochberg.
     """
     names = exp.spec.card_names
     if "dealt_mask" not in exp.spec.seat_columns or not names:
@@ -427,61 +427,54 @@ def card_balance(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
     if rows["lineup"].isin(mirrors).any():
         rows = rows[rows["lineup"].isin(mirrors)]
         basis = "mirror line-ups"
-    k = len(names)
-    masks = rows["dealt_mask"].to_numpy(np.int64)
-    bits = ((masks[:, None] >> np.arange(k, dtype=np.int64)[None, :]) & 1).astype(float)
-    share = rows["win_share"].to_numpy(float)
-    players = rows["players"].to_numpy()
-    strata = np.unique(players)
-    sx1 = np.zeros((len(strata), k)); sn1 = np.zeros((len(strata), k))
-    sx0 = np.zeros((len(strata), k)); sn0 = np.zeros((len(strata), k))
-    for i, n in enumerate(strata):
-        sel = players == n
-        b = bits[sel]
-        s = share[sel]
-        sx1[i] = (b * s[:, None]).sum(0)
-        sn1[i] = b.sum(0)
-        sx0[i] = s.sum() - sx1[i]
-        sn0[i] = len(s) - sn1[i]
-    x1, n1, x0, n0 = sx1.sum(0), sn1.sum(0), sx0.sum(0), sn0.sum(0)
-    diff, se = stratified_difference(sx1, sn1, sx0, sn0)
-    keep = ~np.isnan(diff)
-    lo1, hi1 = wilson(x1[keep], n1[keep])
-    lo0, hi0 = wilson(x0[keep], n0[keep])
-    out = pd.DataFrame({"kind": np.arange(k)[keep], "card": np.asarray(names, dtype=object)[keep],
-                        "dealt_seats": n1[keep].astype(np.int64), "not_dealt_seats": n0[keep].astype(np.int64),
-                        "rate_dealt": x1[keep] / n1[keep], "dealt_low": lo1, "dealt_high": hi1,
-                        "rate_not": x0[keep] / n0[keep], "not_low": lo0, "not_high": hi0,
-                        "diff_pp": 100 * diff[keep], "ci_low_pp": 100 * (diff - Z * se)[keep],
-                        "ci_high_pp": 100 * (diff + Z * se)[keep]})
+    return card_effects(rows["dealt_mask"].to_numpy(np.int64), rows["win_share"].to_numpy(float),
+                        rows["players"].to_numpy(), rows["game"].to_numpy(), names, basis)
+
+
+def card_effects(masks: np.ndarray, share: np.ndarray, players: np.ndarray, deals: np.ndarray,
+                 names, basis: str = "") -> pd.DataFrame:
+    """The card table from seat rows: dealt masks, win shares, player counts, deal ids."""
+    records = []
+    for kind, card in enumerate(names):
+        dealt = ((masks >> kind) & 1).astype(bool)
+        if dealt.all() or not dealt.any():
+            continue  # never or always dealt: nothing to compare
+        diff, se, p = inference.card_effect(share, dealt, players, deals)
+        r1, s1 = inference.clustered_mean(share[dealt], deals[dealt])
+        r0, s0 = inference.clustered_mean(share[~dealt], deals[~dealt])
+        records.append({"kind": kind, "card": card, "dealt_seats": int(dealt.sum()),
+                        "not_dealt_seats": int((~dealt).sum()), "rate_dealt": r1,
+                        "dealt_low": r1 - Z * s1, "dealt_high": r1 + Z * s1, "rate_not": r0,
+                        "not_low": r0 - Z * s0, "not_high": r0 + Z * s0, "diff_pp": 100 * diff,
+                        "ci_low_pp": 100 * (diff - Z * se), "ci_high_pp": 100 * (diff + Z * se),
+                        "p_value": p, "deals": int(len(np.unique(deals)))})
+    out = pd.DataFrame(records)
+    if out.empty:
+        return out
+    out["p_bh"], out["significant"] = inference.correct(out["p_value"], inference.CARD_CORRECTION)
     out["basis"] = basis
     return out.sort_values("diff_pp", ascending=False, ignore_index=True)
 
 
-# ------------------------------------------------------------------ rule sweep
-def sweep_summary(seats: pd.DataFrame, strategies: pd.DataFrame, lengths: pd.DataFrame,
-                  exp: Experiment) -> pd.DataFrame | None:
-    """Per sweep value and player count: seat spread, strategy spread, mean lengths."""
-    if exp.sweep_option is None:
-        return None
-    records = []
+# ------------------------------------------------------------------ balance verdict
+def verdicts(frame: pd.DataFrame, exp: Experiment, seats: pd.DataFrame) -> list[inference.Verdict]:
+    """Per main player count and seat basis: equal-seats test, first-player edge, verdict."""
+    out = []
     for cell in exp.cells:
-        if cell.part != SWEEP:
+        if cell.part != MAIN:
             continue
-        s = seats[seats["cell"] == cell.id]
-        t = strategies[strategies["cell"] == cell.id]
-        rec = {"cell": cell.id, "value": cell.sweep_value, "players": cell.players,
-               "seat_spread_pp": 100 * (s["win_rate"].max() - s["win_rate"].min()),
-               "seat0_edge_pp": 100 * float(s.loc[s["seat"] == 0, "win_rate"].iloc[0] - 1 / cell.players),
-               "strategy_spread_pp": (100 * (t["win_rate"].max() - t["win_rate"].min())
-                                      if len(t) > 1 else float("nan"))}
-        for _, row in lengths[lengths["cell"] == cell.id].iterrows():
-            rec[f"mean_{row['column']}"] = row["mean"]
-            rec[f"{row['column']}_low"] = row["ci_low"]
-            rec[f"{row['column']}_high"] = row["ci_high"]
-            rec["unfinished"] = row["unfinished"]
-        records.append(rec)
-    return pd.DataFrame(records)
+        for basis, rows in seat_bases(frame, exp, cell):
+            per_deal = rows.groupby(["game", "seat"])["win_share"].mean().unstack("seat")
+            s = seats[(seats["cell"] == cell.id) & (seats["basis"] == basis)].sort_values("seat")
+            edges = pd.DataFrame({"edge": s["win_rate"] - s["fair_share"], "low": s["ci_low"] - s["fair_share"],
+                                  "high": s["ci_high"] - s["fair_share"], "deals": s["games"]})
+            verdict, more = inference.decide(edges, exp.tolerance)
+            first = edges.iloc[0]
+            worst = edges.loc[edges["edge"].abs().idxmax(), "edge"]
+            out.append(inference.Verdict(cell.players, basis, len(per_deal),
+                                         inference.seat_test(per_deal.to_numpy(float)), float(first["edge"]),
+                                         float(first["low"]), float(first["high"]), float(worst), verdict, more))
+    return out
 
 
 # ------------------------------------------------------------------ everything, and precision
@@ -496,8 +489,10 @@ class Results:
     lengths: pd.DataFrame
     length_table: pd.DataFrame
     cards: pd.DataFrame | None
-    sweep: pd.DataFrame | None
+    sweep: pd.DataFrame | None           # paired effects against the default (simcards.report.sweep)
     intervals: pd.DataFrame
+    verdicts: list = field(default_factory=list)
+    designer: object = None
 
 
 def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pairs: pd.DataFrame,
@@ -529,6 +524,9 @@ def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pa
 
 
 def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True) -> Results:
+    """Every statistic; ``with_rating=False`` (the precision loop) skips what it does not need."""
+    from simcards.report.designer import designer_metrics
+    from simcards.report.sweep import sweep_effects
     strategies = strategy_rates(frame, exp)
     seats = seat_rates(frame, exp)
     pairs = pairwise(frame, exp)
@@ -540,8 +538,10 @@ def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True) -> R
         rating=rating(frame, exp) if with_rating else None,
         h2h=head_to_head(frame, exp) if with_rating else (pd.DataFrame(), pd.DataFrame()),
         lengths=lengths, length_table=length_table, cards=cards,
-        sweep=sweep_summary(seats, strategies, length_table, exp),
-        intervals=intervals(exp, strategies, seats, pairs, cards))
+        sweep=sweep_effects(frame, exp) if with_rating else None,
+        intervals=intervals(exp, strategies, seats, pairs, cards),
+        verdicts=verdicts(frame, exp, seats) if with_rating else [],
+        designer=designer_metrics(frame, exp, length_table) if with_rating else None)
 
 
 def games_needed(iv: pd.DataFrame, games: dict[int, int], target: float) -> dict[int, int]:

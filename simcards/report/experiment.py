@@ -16,20 +16,28 @@ The file::
     games = 2000                       # games per line-up (with precision: per batch)
     precision = 0.01                   # optional: target half-width of every interval
     max_games = 200000                 # optional: cap per line-up when precision is set
+    tolerance = 0.02                   # optional: balance verdict's tolerance on seat win rates
+    seconds_per_turn = 10              # optional: game length in minutes = turns x this / 60
 
     [rules]                            # optional: rule options (`simcards rules GAME`)
     lives = 5
 
     [lineups]                          # at least one of mirror, pool, explicit
-    mirror = ["high_first"]            # every seat plays it: seat and card balance
-    pool = "all"                       # tournament of these strategies (or "all")
+    mirror = ["high_first", "random"]  # every seat plays it: seat and card balance, per strategy
+                                       # ("auto": the strongest of the game's last tournament + random)
+    pool = "all"                       # tournament of these strategies (or "all"), every set of
+                                       # strategies in every seat order of simcards.designs
     explicit = [["high_first", "random", "random"]]
-    rotate = true                      # explicit line-ups rotated through the seats
+    rotate = true                      # explicit line-ups played in the design's seat orders
 
     [sweep]                            # optional: one rule option over values
     option = "lives"
     values = [3, 4, 5, 6, 7]
     players = [4]                      # optional: default the experiment's players
+
+The sweep's default value (the main rules' value) is not replayed: at a player
+count of the main part the main cell is the baseline every value is compared
+with on the same deals; elsewhere a baseline cell with the default is played.
 """
 from __future__ import annotations
 
@@ -39,16 +47,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simcards.designs import rotated_lineups
 from simcards.errors import SimcardsError, choices
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
-            "rules", "lineups", "sweep")
+            "tolerance", "seconds_per_turn", "rules", "lineups", "sweep")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
 SWEEP_KEYS = ("option", "values", "players")
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 1_000_000
+DEFAULT_TOLERANCE = 0.02
+DEFAULT_SECONDS_PER_TURN = 10.0
+AUTO = "auto"
 
 MAIN = "main"
 SWEEP = "sweep"
@@ -95,6 +107,14 @@ class Experiment:
     sweep_values: tuple = ()
     sweep_players: tuple[int, ...] = ()
     source: str = ""
+    tolerance: float = DEFAULT_TOLERANCE
+    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
+    mirror_note: str = ""            # where "auto" mirrors came from
+
+    @property
+    def sweep_default(self):
+        """The swept option's value in the main rules: the baseline of every sweep effect."""
+        return None if self.sweep_option is None else self.resolved_rules[self.sweep_option]
     cells: list[Cell] = field(default_factory=list)
 
     @property
@@ -111,7 +131,8 @@ class Experiment:
             "file": str(self.path), "name": self.name, "game": self.spec.name, "title": self.title,
             "description": self.description, "seed": self.seed, "players": list(self.players),
             "games": self.games, "precision": self.precision, "max_games": self.max_games,
-            "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
+            "tolerance": self.tolerance, "seconds_per_turn": self.seconds_per_turn,
+            "mirror_note": self.mirror_note, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
             "lineups": {"mirror": list(self.mirror), "pool": list(self.pool),
                         "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
             "sweep": None if self.sweep_option is None else {
@@ -182,22 +203,17 @@ def _strategy_names(check: _Checker, spec: GameSpec, value, key: str, known: dic
 
 
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The distinct cyclic rotations of a line-up: every strategy visits every seat."""
-    out: list[tuple[str, ...]] = []
-    for r in range(len(lineup)):
-        rot = lineup[r:] + lineup[:r]
-        if rot not in out:
-            out.append(rot)
-    return out
+    """Every seating of a line-up in the seat-order design (simcards.designs): every
+    strategy in every seat, and beside every other, equally often."""
+    return rotated_lineups(lineup)
 
 
 def pool_lineups(pool: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
-    """A tournament of ``pool`` at ``n`` players, balanced over seats.
+    """A tournament of ``pool`` at ``n`` players, balanced over seats and neighbours.
 
-    With at least n strategies: every set of n distinct strategies, each in its n
-    seat rotations (a round robin). With fewer: the pool repeated to fill the n
-    seats, in each of its k shifts, so every line-up holds every strategy and
-    every seat sees every strategy once.
+    With at least n strategies: every set of n distinct strategies, each in every
+    seat order of the design (all orders up to 4 players, Williams above). With
+    fewer: the pool repeated to fill the n seats, in the design's seat orders.
     """
     k = len(pool)
     if k >= n:
@@ -205,15 +221,16 @@ def pool_lineups(pool: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
         for combo in itertools.combinations(pool, n):
             out += rotations(tuple(combo))
         return out
-    return [tuple(pool[(seat + shift) % k] for seat in range(n)) for shift in range(k)]
+    return rotations(tuple(pool[seat % k] for seat in range(n)))
 
 
 def lineups_for(exp: Experiment, n: int) -> tuple[list[tuple[str, ...]], list[bool]]:
     lineups: list[tuple[str, ...]] = []
     mirror: list[bool] = []
 
-    def add(lineup, is_mirror):
-        if lineup not in lineups:
+    def add(lineup, is_mirror, repeat=False):
+        # a Williams design may seat a line-up twice on purpose (its balance needs it)
+        if repeat or lineup not in lineups:
             lineups.append(lineup)
             mirror.append(is_mirror)
 
@@ -221,11 +238,11 @@ def lineups_for(exp: Experiment, n: int) -> tuple[list[tuple[str, ...]], list[bo
         add((s,) * n, True)
     if exp.pool:
         for lineup in pool_lineups(exp.pool, n):
-            add(lineup, len(set(lineup)) == 1)
+            add(lineup, len(set(lineup)) == 1, repeat=len(set(lineup)) > 1)
     for lineup in exp.explicit:
         if len(lineup) == n:
             for rot in (rotations(lineup) if exp.rotate else [lineup]):
-                add(rot, len(set(rot)) == 1)
+                add(rot, len(set(rot)) == 1, repeat=exp.rotate and len(set(rot)) > 1)
     return lineups, mirror
 
 
@@ -233,10 +250,17 @@ def _build_cells(exp: Experiment, check: _Checker) -> list[Cell]:
     cells: list[Cell] = []
     parts = [(MAIN, None, exp.players, exp.resolved_rules)]
     if exp.sweep_option is not None:
+        default = exp.sweep_default
         for value in exp.sweep_values:
             rules = dict(exp.rules)
             rules[exp.sweep_option] = value
-            parts.append((SWEEP, value, exp.sweep_players, rules))
+            # the default is the main cell where there is one: not played twice
+            counts = tuple(n for n in exp.sweep_players if value != default or n not in exp.players)
+            if counts:
+                parts.append((SWEEP, value, counts, rules))
+        baseline = tuple(n for n in exp.sweep_players if n not in exp.players and default not in exp.sweep_values)
+        if baseline:
+            parts.append((SWEEP, default, baseline, dict(exp.rules)))
     for part, value, counts, rules in parts:
         key = "sweep.values" if part == SWEEP else "rules"
         try:
@@ -257,6 +281,36 @@ def _build_cells(exp: Experiment, check: _Checker) -> list[Cell]:
                                  "player count of the experiment") from None
             cells.append(Cell(len(cells), part, n, resolved, tuple(lineups), tuple(mirror), value))
     return cells
+
+
+def _positive(check: _Checker, data: dict, key: str, default: float, hi: float, accepted: str) -> float:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < hi:
+        raise check.fail(key, f"bad value {value!r}", accepted)
+    return float(value)
+
+
+def auto_mirrors(path: Path, spec: GameSpec, known: dict) -> tuple[tuple[str, ...], str]:
+    """``mirror = "auto"``: the strongest strategy of the game's last tournament, plus random.
+
+    The tournament is ``reports/<game>_tournament/summary.json`` beside the
+    experiments folder (its highest Plackett-Luce rating); without one, the
+    game's bench strategy stands in, and the note says so."""
+    folder = path.resolve().parent
+    base = folder.parent / "reports" if folder.name == "experiments" else Path("reports")
+    summary = base / f"{spec.name.replace('-', '_')}_tournament" / "summary.json"
+    best, note = None, ""
+    if summary.is_file():
+        import json
+        ratings = [r for r in json.loads(summary.read_text()).get("records", []) if r["kind"] == "rating"]
+        if ratings:
+            best = max(ratings, key=lambda r: r["estimate"])["name"]
+            note = f"strongest of the last tournament ({summary.parent.name}) and random"
+    if best is None or best not in known:
+        best = spec.bench_strategy
+        note = f"no tournament summary found: the game's bench strategy {best} and random"
+    names = tuple(dict.fromkeys([best] + (["random"] if "random" in known else [])))
+    return names, note
 
 
 def parse_experiment(path: Path, text: str) -> Experiment:
@@ -287,6 +341,10 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                                   or not 0 < precision < 0.5):
         raise check.fail("precision", f"bad value {precision!r}",
                          "a number between 0 and 0.5 (half-width of a 95% interval, e.g. 0.005)")
+    tolerance = _positive(check, data, "tolerance", DEFAULT_TOLERANCE, 0.5,
+                          "a number between 0 and 0.5 (win-rate points as a fraction, e.g. 0.02)")
+    seconds_per_turn = _positive(check, data, "seconds_per_turn", DEFAULT_SECONDS_PER_TURN, 3600,
+                                 "a number of seconds between 0 and 3600")
     title = check.text(data, "title", f"{spec.title}: {path.stem}")
     description = check.text(data, "description", "")
 
@@ -311,7 +369,11 @@ def parse_experiment(path: Path, text: str) -> Experiment:
     check.keys(lineups, LINEUP_KEYS, "lineups.")
     if not any(k in lineups for k in ("mirror", "pool", "explicit")):
         raise check.fail("lineups", "no line-ups given", "a table with mirror, pool or explicit")
-    mirror = _strategy_names(check, spec, lineups.get("mirror", []), "lineups.mirror", known)
+    mirror_note = ""
+    if lineups.get("mirror") == AUTO:
+        mirror, mirror_note = auto_mirrors(path, spec, known)
+    else:
+        mirror = _strategy_names(check, spec, lineups.get("mirror", []), "lineups.mirror", known)
     pool = _strategy_names(check, spec, lineups.get("pool", []), "lineups.pool", known)
     if "pool" in lineups and len(pool) < 2:
         raise check.fail("lineups.pool", f"{len(pool)} strategies",
@@ -349,7 +411,8 @@ def parse_experiment(path: Path, text: str) -> Experiment:
     exp = Experiment(path=path, name=path.stem, spec=spec, title=title, description=description,
                      seed=seed, players=players, games=games_n, precision=precision,
                      max_games=max(max_games, games_n), rules=dict(rules), resolved_rules=resolved,
-                     mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text)
+                     mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text,
+                     tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note)
 
     if "sweep" in data:
         sweep = check.table(data, "sweep")

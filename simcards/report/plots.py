@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simcards.report.analysis import Results, length_columns  # noqa: E402
-from simcards.report.experiment import MAIN, SWEEP, Experiment  # noqa: E402
+from simcards.report.experiment import MAIN, Experiment  # noqa: E402
 
 DPI = 90
 FAIR = dict(color="0.35", linestyle="--", linewidth=1)
@@ -58,7 +58,7 @@ def strategy_win_rates(res: Results, exp: Experiment, out_dir: Path) -> str | No
         for yi, rate in zip(y, d["win_rate"]):
             ax.text(0.005, yi, f"{rate:.3f}", fontsize=8, va="center", color="white", weight="bold")
         ax.set_title(f"{n} players")
-        ax.set_xlabel("win rate (95% interval)")
+        ax.set_xlabel("win rate (95% interval, deals)")
     axes[0].legend(fontsize=7, loc="lower right")
     return _save(fig, out_dir, "strategy_win_rates.png")
 
@@ -66,20 +66,45 @@ def strategy_win_rates(res: Results, exp: Experiment, out_dir: Path) -> str | No
 def seat_advantage(res: Results, exp: Experiment, out_dir: Path) -> str | None:
     df = res.seats[res.seats["part"] == MAIN]
     counts = sorted(df["players"].unique())
+    bases = list(dict.fromkeys(df["basis"]))
+    width = 0.8 / len(bases)
     fig, axes = _grid(len(counts))
     for ax, n in zip(axes, counts):
-        d = df[df["players"] == n].sort_values("seat")
-        ax.bar(d["seat"], d["win_rate"], yerr=_errors(d), color="tab:green", alpha=0.8, capsize=3)
+        for k, basis in enumerate(bases):
+            d = df[(df["players"] == n) & (df["basis"] == basis)].sort_values("seat")
+            x = d["seat"] - 0.4 + width * (k + 0.5)
+            ax.bar(x, d["win_rate"], width, yerr=_errors(d), alpha=0.8, capsize=2, label=basis)
         ax.axhline(1 / n, **FAIR, label=f"fair share 1/{n}")
-        for seat, rate in zip(d["seat"], d["win_rate"]):
-            ax.text(seat, rate / 2, f"{rate:.3f}", ha="center", va="center", fontsize=8, color="white",
-                    weight="bold", rotation=90 if n > 4 else 0)
-        ax.set_xticks(d["seat"])
+        ax.set_xticks(range(n))
         ax.set_xlabel("seat (0 plays first)")
         ax.set_ylabel("win rate")
         ax.set_title(f"{n} players")
         ax.legend(fontsize=7)
     return _save(fig, out_dir, "seat_advantage.png")
+
+
+def seat_edges(res: Results, exp: Experiment, out_dir: Path) -> str | None:
+    """Every seat's edge over its fair share against the player count, per basis, with the tolerance band."""
+    df = res.seats[res.seats["part"] == MAIN]
+    if df.empty or not res.verdicts:
+        return None
+    bases = list(dict.fromkeys(df["basis"]))
+    fig, axes = _grid(len(bases), width=5.0, height=3.4, cols=2)
+    for ax, basis in zip(axes, bases):
+        d = df[df["basis"] == basis]
+        for seat, s in d.groupby("seat"):
+            x = s["players"] + 0.06 * (seat - 3)
+            edge = 100 * (s["win_rate"] - s["fair_share"])
+            err = 100 * _errors(s)
+            ax.errorbar(x, edge, yerr=err, fmt="o", capsize=2, markersize=3, label=f"seat {seat}")
+        ax.axhspan(-100 * exp.tolerance, 100 * exp.tolerance, color="0.9", zorder=0)
+        ax.axhline(0, **FAIR)
+        ax.set_xticks(sorted(d["players"].unique()))
+        ax.set_xlabel("players")
+        ax.set_ylabel("win rate - fair share (points)")
+        ax.set_title(f"played by: {basis}", fontsize=9)
+        ax.legend(fontsize=6, ncol=2)
+    return _save(fig, out_dir, "seat_edges.png")
 
 
 def pairwise_differences(res: Results, exp: Experiment, out_dir: Path) -> str | None:
@@ -171,79 +196,34 @@ def card_balance(res: Results, exp: Experiment, out_dir: Path) -> str | None:
     return _save(fig, out_dir, "card_balance.png")
 
 
-def _sweep_x(exp: Experiment):
-    return list(range(len(exp.sweep_values))), [str(v) for v in exp.sweep_values]
-
-
-def sweep_seats(res: Results, exp: Experiment, out_dir: Path) -> str | None:
-    if res.sweep is None:
+def sweep_effects(res: Results, exp: Experiment, out_dir: Path) -> str | None:
+    """Effects against the default, one panel per (group, player count); the default sits at 0."""
+    eff = res.sweep
+    if eff is None or eff.empty:
         return None
-    df = res.seats[res.seats["part"] == SWEEP]
-    x, labels = _sweep_x(exp)
-    pos = {str(v): i for i, v in enumerate(exp.sweep_values)}
-    counts = sorted(df["players"].unique())
-    fig, axes = _grid(len(counts), width=4.5)
-    for ax, n in zip(axes, counts):
-        d = df[df["players"] == n]
-        for seat, s in d.groupby("seat"):
-            xs = [pos[str(v)] + 0.04 * seat for v in s["sweep_value"]]
-            ax.errorbar(xs, s["win_rate"], yerr=_errors(s), marker="o", capsize=2, label=f"seat {seat}")
-        ax.axhline(1 / n, **FAIR)
-        ax.set_xticks(x, labels)
-        ax.set_xlabel(exp.sweep_option)
-        ax.set_ylabel("win rate")
-        ax.set_title(f"seat win rates, {n} players")
-        ax.legend(fontsize=7)
-    return _save(fig, out_dir, "sweep_seats.png")
-
-
-def sweep_strategies(res: Results, exp: Experiment, out_dir: Path) -> str | None:
-    if res.sweep is None:
-        return None
-    df = res.strategies[res.strategies["part"] == SWEEP]
-    if df.empty or df["strategy"].nunique() < 2:
-        return None
-    x, labels = _sweep_x(exp)
-    pos = {str(v): i for i, v in enumerate(exp.sweep_values)}
-    counts = sorted(df["players"].unique())
-    fig, axes = _grid(len(counts), width=4.5)
-    for ax, n in zip(axes, counts):
-        d = df[df["players"] == n]
-        for i, (name, s) in enumerate(d.groupby("strategy")):
-            xs = [pos[str(v)] + 0.04 * i for v in s["sweep_value"]]
-            ax.errorbar(xs, s["win_rate"], yerr=_errors(s), marker="o", capsize=2, label=name)
-        ax.axhline(1 / n, **FAIR)
-        ax.set_xticks(x, labels)
-        ax.set_xlabel(exp.sweep_option)
-        ax.set_ylabel("win rate")
-        ax.set_title(f"strategy win rates, {n} players")
-        ax.legend(fontsize=7)
-    return _save(fig, out_dir, "sweep_strategies.png")
-
-
-def sweep_length(res: Results, exp: Experiment, out_dir: Path) -> str | None:
-    if res.sweep is None:
-        return None
-    cols = length_columns(exp.spec)
-    if not cols:
-        return None
-    df = res.length_table[res.length_table["part"] == SWEEP]
-    x, labels = _sweep_x(exp)
-    pos = {str(v): i for i, v in enumerate(exp.sweep_values)}
-    fig, axes = _grid(len(cols), width=4.5, cols=len(cols))
-    for ax, col in zip(axes, cols):
-        d = df[df["column"] == col]
-        for n, s in d.groupby("players"):
-            xs = [pos[str(v)] for v in s["sweep_value"]]
-            err = np.vstack([s["mean"] - s["ci_low"], s["ci_high"] - s["mean"]]).clip(0)
-            ax.errorbar(xs, s["mean"], yerr=err, marker="o", capsize=2, label=f"{n} players")
-            for xi, m in zip(xs, s["mean"]):
-                ax.text(xi, m, f"{m:.1f}", fontsize=7, va="bottom")
-        ax.set_xticks(x, labels)
-        ax.set_xlabel(exp.sweep_option)
-        ax.set_ylabel(f"mean {col} per game")
-        ax.legend(fontsize=7)
-    return _save(fig, out_dir, "sweep_length.png")
+    labels = [str(v) for v in exp.sweep_values]
+    if str(exp.sweep_default) not in labels:
+        labels = [str(exp.sweep_default)] + labels
+    pos = {v: i for i, v in enumerate(labels)}
+    panels = list(eff.groupby(["group", "players"], sort=False))
+    fig, axes = _grid(len(panels), width=4.8, cols=2)
+    for ax, ((group, n), d) in zip(axes, panels):
+        for i, (measure, m) in enumerate(d.groupby("measure", sort=False)):
+            xs = [pos[str(v)] + 0.04 * i for v in m["value"]]
+            err = np.vstack([m["effect"] - m["ci_low"], m["ci_high"] - m["effect"]]).clip(0)
+            line = ax.errorbar(xs, m["effect"], yerr=err, fmt="-", capsize=2, label=measure)
+            color = line[0].get_color()
+            for x, e, sig in zip(xs, m["effect"], m["significant"]):
+                ax.plot([x], [e], "o", color=color, markerfacecolor=color if sig else "white")
+        ax.axhline(0, **FAIR)
+        ax.axvline(pos[str(exp.sweep_default)], color="0.8", linewidth=6, zorder=0)
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_xlabel(f"{exp.sweep_option} (grey: default)")
+        unit = d["unit"].iloc[0]
+        ax.set_ylabel(f"effect ({'points' if unit == 'points' else unit})")
+        ax.set_title(f"{group}, {n} players", fontsize=9)
+        ax.legend(fontsize=6)
+    return _save(fig, out_dir, "sweep_effects.png")
 
 
 def draw_all(res: Results, exp: Experiment, out_dir: Path) -> dict[str, str]:
@@ -255,9 +235,8 @@ def draw_all(res: Results, exp: Experiment, out_dir: Path) -> dict[str, str]:
         "rating": rating(res, exp, out_dir),
         "head_to_head": head_to_head(res, exp, out_dir),
         "card_balance": card_balance(res, exp, out_dir),
-        "sweep_seats": sweep_seats(res, exp, out_dir),
-        "sweep_strategies": sweep_strategies(res, exp, out_dir),
-        "sweep_length": sweep_length(res, exp, out_dir),
+        "seat_edges": seat_edges(res, exp, out_dir),
+        "sweep_effects": sweep_effects(res, exp, out_dir),
     }
     for col in length_columns(exp.spec):
         figures[f"length_{col}"] = length_histograms(res, exp, out_dir, col)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from simcards.report.analysis import Results, length_columns
-from simcards.report.experiment import MAIN, SWEEP
+from simcards.report.experiment import MAIN
 
 
 @dataclass
@@ -97,6 +97,37 @@ def _overview(run, res: Results, config: dict) -> Section:
     return s
 
 
+def _verdict(run, res: Results, figs: dict) -> Section | None:
+    from simcards.report.inference import verdict_text
+    if not res.verdicts:
+        return None
+    exp = run.exp
+    s = Section("Balance verdict")
+    s.p(f"Tolerance: a seat may win up to ±{100 * exp.tolerance:.1f} points off its fair share (the "
+        "experiment's `tolerance`). Balanced within tolerance: every seat's 95% interval lies inside it; "
+        "unbalanced: some seat's interval lies wholly outside it; otherwise undetermined, with about how "
+        "many more deals would decide. The equal-seats test is Hotelling's T² on the per-deal seat win "
+        "shares (the deal is the unit). Seat edges are measured with every seat playing the strategy "
+        "named in 'played by'" + (f" ({exp.mirror_note})" if exp.mirror_note else "") + ".")
+    s.fig(figs.get("seat_edges"), "Seat edge (win rate minus fair share) against the player count, "
+          "95% intervals; band: the tolerance.")
+    s.table(["players", "played by", "deals", "p (all seats equal)", "first-player edge (points)",
+             "95% interval", "largest seat edge (points)", "verdict"],
+            [[v.players, v.basis, f"{v.deals:,}", _p(v.p_equal), _pp(100 * v.first_edge),
+              f"{_pp(100 * v.first_low)} to {_pp(100 * v.first_high)}", _pp(100 * v.max_edge),
+              verdict_text(v, exp.tolerance)] for v in res.verdicts])
+    by_count: dict[int, set] = {}
+    for v in res.verdicts:
+        by_count.setdefault(v.players, set()).add(v.verdict)
+    split = [n for n, kinds in by_count.items() if len(kinds) > 1]
+    if split:
+        s.p("The strategies disagree at " + ", ".join(f"{n} players" for n in split) + ": the seat advantage "
+            "depends on how well the game is played, so a verdict from one level of skill does not carry over.")
+    elif len({v.basis for v in res.verdicts}) > 1:
+        s.p("The verdicts agree under every strategy played.")
+    return s
+
+
 def _headlines(run, res: Results) -> Section:
     s = Section("Headlines")
     lines = []
@@ -107,23 +138,25 @@ def _headlines(run, res: Results) -> Section:
     if len(res.pairs):
         sig = res.pairs[res.pairs["significant"]]
         lines.append(f"{len(sig)} of {len(res.pairs)} strategy pairs differ significantly after Holm's "
-                     "correction.")
+                     "correction (paired on deals).")
     seats = res.seats[res.seats["part"] == MAIN].copy()
     if len(seats):
         seats["edge"] = seats["win_rate"] - seats["fair_share"]
         row = seats.loc[seats["edge"].abs().idxmax()]
         outside = seats[(seats["ci_low"] > seats["fair_share"]) | (seats["ci_high"] < seats["fair_share"])]
-        lines.append(f"Largest seat effect measured: seat {row['seat']} at {row['players']} players wins "
+        lines.append(f"Largest seat effect measured: seat {row['seat']} at {row['players']} players "
+                     f"({row['basis']}) wins "
                      f"{row['win_rate']:.3f} against a fair share of {row['fair_share']:.3f} "
                      f"({100 * row['edge']:+.1f} points; interval {_ci(row['ci_low'], row['ci_high'])}). "
                      f"{len(outside)} of {len(seats)} seat win rates have an interval that excludes the "
                      "fair share.")
     if res.cards is not None and len(res.cards):
         c = res.cards.loc[res.cards["diff_pp"].abs().idxmax()]
-        clear = res.cards[(res.cards["ci_low_pp"] > 0) | (res.cards["ci_high_pp"] < 0)]
+        clear = res.cards[res.cards["significant"]]
         lines.append(f"Card with the largest measured effect: {c['card']} ({c['diff_pp']:+.1f} points for a "
-                     f"seat dealt it, interval {c['ci_low_pp']:+.1f} to {c['ci_high_pp']:+.1f}). Cards whose "
-                     f"interval excludes 0: {', '.join(clear['card']) or 'none'}.")
+                     f"seat dealt it, interval {c['ci_low_pp']:+.1f} to {c['ci_high_pp']:+.1f}). Cards with an "
+                     f"effect after Benjamini-Hochberg's correction over {len(res.cards)} cards: "
+                     f"{', '.join(clear['card']) or 'none'}.")
     if res.crn.get("pairs"):
         lines.append(_crn_sentence(res.crn))
     for line in lines:
@@ -136,9 +169,10 @@ def _strategies(res: Results, figs: dict) -> Section | None:
     if df.empty:
         return None
     s = Section("Win rate per strategy")
-    s.fig(figs.get("strategy_win_rates"), "Win rate per strategy with 95% Wilson intervals; dashed: fair share.")
-    s.p("A strategy's score in a game is the mean win share of its seats; the unit is the deal "
-        "(game index), averaged over the line-ups that hold the strategy; mirror line-ups are left out.")
+    s.fig(figs.get("strategy_win_rates"), "Win rate per strategy with 95% intervals; dashed: fair share.")
+    s.p("A strategy's score in a deal is the mean win share of its seats, averaged over the line-ups "
+        "(every seat order of the design) that hold it, so it is net of seat; mirror line-ups are left out. "
+        "The deal (game index) is the unit: intervals are t intervals over the deal scores.")
     s.table(["players", "strategy", "deals", "win rate", "95% interval", "fair share"],
             [[r.players, r.strategy, f"{r.games:,}", _f(r.win_rate), _ci(r.ci_low, r.ci_high), _f(r.fair_share)]
              for r in df.itertuples()])
@@ -168,7 +202,8 @@ def _comparison(res: Results, figs: dict) -> Section | None:
             + ("the lowest game indices of every line-up, to bound the fit's time; " if rt.games_used < rt.games_total else "")
             + f"{rt.unfinished_left_out:,} unfinished games left out). Tied places share the choice set "
             "(Breslow). Strength is a centred log weight: a strategy ahead by d beats the other "
-            "head to head with probability 1/(1+e^-d). Intervals from the Fisher information.")
+            "head to head with probability 1/(1+e^-d). Intervals: normal, with standard errors from "
+            "refits (choix) on bootstrap resamples of whole deals.")
         s.table(["rank", "strategy", "strength", "95% interval", "first places chosen", "P(beats next)"],
                 [[r.rank, r.strategy, f"{r.strength:+.3f}", _ci(r.ci_low, r.ci_high), f"{r.first_choices:,}",
                   _f(r.p_beats_next)] for r in rt.table.itertuples()])
@@ -216,14 +251,20 @@ def _crn_sentence(c: dict) -> str:
 def _seats(res: Results, figs: dict) -> Section:
     df = res.seats[res.seats["part"] == MAIN]
     s = Section("Seat advantage")
-    s.fig(figs.get("seat_advantage"), "Win rate by seat with 95% Wilson intervals; dashed: fair share.")
-    basis = ", ".join(sorted(df["basis"].unique()))
-    s.p(f"Win rate by seat (seat 0 plays first), from {basis}; the unit is the deal.")
+    s.fig(figs.get("seat_advantage"), "Win rate by seat with 95% intervals; dashed: fair share.")
+    s.p("Win rate by seat (seat 0 plays first), side by side for every strategy that played all seats "
+        "('all line-ups': the tournament's seat-balanced line-ups); t intervals over deals.")
+    bases = list(dict.fromkeys(df["basis"]))
     rows = []
-    for r in df.itertuples():
-        rows.append([r.players, r.seat, f"{r.games:,}", _f(r.win_rate), _ci(r.ci_low, r.ci_high), _f(r.fair_share),
-                     _pp(100 * (r.win_rate - r.fair_share))])
-    s.table(["players", "seat", "deals", "win rate", "95% interval", "fair share", "edge (points)"], rows)
+    for (n, seat), g in df.groupby(["players", "seat"], sort=True):
+        cells = []
+        for b in bases:
+            r = g[g["basis"] == b]
+            cells += ([f"{_f(r['win_rate'].iloc[0])} ({_ci(r['ci_low'].iloc[0], r['ci_high'].iloc[0])})",
+                       _pp(100 * (r["win_rate"].iloc[0] - r["fair_share"].iloc[0]))] if len(r) else ["", ""])
+        rows.append([n, seat, f"{g['games'].iloc[0]:,}", _f(g["fair_share"].iloc[0])] + cells)
+    s.table(["players", "seat", "deals", "fair share"]
+            + [h for b in bases for h in (f"win rate, {b} (95% interval)", f"edge, {b} (points)")], rows)
     return s
 
 
@@ -235,6 +276,33 @@ def _lengths(res: Results, exp, figs: dict) -> Section:
     s.table(["players", "measure", "games", "mean", "95% interval", "10%", "median", "90%", "max", "unfinished"],
             [[r.players, r.column, f"{r.games:,}", _f(r.mean, 2), _ci(r.ci_low, r.ci_high, 2), _f(r.p10, 0),
               _f(r.median, 0), _f(r.p90, 0), _f(r.max, 0), r.unfinished] for r in t.itertuples()])
+    d = res.designer
+    if d is not None:
+        s.p(f"In minutes, at {exp.seconds_per_turn:g} s per {d.minutes['column'].iloc[0] if len(d.minutes) else 'turn'} "
+            "(the experiment's `seconds_per_turn`):")
+        s.table(["players", "mean minutes", "95% interval"],
+                [[r.players, _f(r.mean, 1), _ci(r.ci_low, r.ci_high, 1)] for r in d.minutes.itertuples()])
+    return s
+
+
+def _designer(res: Results) -> Section | None:
+    d = res.designer
+    if d is None:
+        return None
+    s = Section("How games play out")
+    if len(d.closeness):
+        s.p(f"Closeness: the winner's margin over the best other player in {d.closeness['score'].iloc[0]} at the "
+            "end (finished games with one winner, main rules, all line-ups); the deal is the unit.")
+        s.table(["players", "deals", "mean margin", "95% interval", "share won by 1 or less"],
+                [[r.players, f"{r.deals:,}", _f(r.mean, 2), _ci(r.ci_low, r.ci_high, 2), _f(r.share_by_one)]
+                 for r in d.closeness.itertuples()])
+    if len(d.leader):
+        s.p("The early leader: how often the sole leader after a round (cumulated round scores) wins the game.")
+        s.table(["players", "leader after", "deals", "leader wins", "95% interval"],
+                [[r.players, r.after, f"{r.deals:,}", _f(r.mean), _ci(r.ci_low, r.ci_high)]
+                 for r in d.leader.itertuples()])
+    for note in d.notes:
+        s.p(note)
     return s
 
 
@@ -245,15 +313,17 @@ def _cards(res: Results, figs: dict) -> Section | None:
     s = Section("Balance of cards")
     s.fig(figs.get("card_balance"), "Win rate dealt the card minus not dealt it, percentage points.")
     s.p(f"For each card kind, the win rate of seats dealt at least one in their first hand against "
-        f"seats dealt none ({c['basis'].iloc[0] if len(c) else ''}, main rules). Rates are pooled over "
-        "player counts with Wilson intervals; the difference is stratified by player count "
-        "(Mantel-Haenszel weights) with a normal 95% interval. Card kinds that are never or always "
-        "dealt are left out.")
+        f"seats dealt none ({c['basis'].iloc[0] if len(c) else ''}, main rules). The difference is the "
+        "coefficient of an OLS of the seat's win share on 'dealt' with one constant per player count; "
+        "every standard error is clustered by deal (a deal's hands repeat in every line-up and its seats "
+        "share one winner). p-values are corrected over all the cards at once by Benjamini-Hochberg "
+        "(false discovery rate 5%). Card kinds that are never or always dealt are left out.")
     s.table(["card", "seats dealt", "win rate dealt", "95% interval", "seats not dealt", "win rate not",
-             "95% interval", "difference (points)", "95% interval"],
+             "95% interval", "difference (points)", "95% interval", "p (BH)", "significant"],
             [[r.card, f"{r.dealt_seats:,}", _f(r.rate_dealt), _ci(r.dealt_low, r.dealt_high),
               f"{r.not_dealt_seats:,}", _f(r.rate_not), _ci(r.not_low, r.not_high), _pp(r.diff_pp),
-              f"{_pp(r.ci_low_pp)} to {_pp(r.ci_high_pp)}"] for r in c.itertuples()])
+              f"{_pp(r.ci_low_pp)} to {_pp(r.ci_high_pp)}", _p(r.p_bh), "yes" if r.significant else "no"]
+             for r in c.itertuples()])
     return s
 
 
@@ -262,27 +332,15 @@ def _sweep(res: Results, exp, figs: dict) -> Section | None:
         return None
     s = Section(f"Rule sweep: {exp.sweep_option}")
     s.p(f"The rule option {exp.sweep_option} takes the values {', '.join(map(str, exp.sweep_values))}; "
-        "everything else as in the main rules. Every value is played on the same seed and game indices.")
-    s.fig(figs.get("sweep_seats"), "Seat win rates against the option's value (95% intervals).")
-    s.fig(figs.get("sweep_strategies"), "Strategy win rates against the option's value (95% intervals).")
-    s.fig(figs.get("sweep_length"), "Mean game length against the option's value (95% intervals).")
-    cols = length_columns(exp.spec)
-    rows = []
-    for r in res.sweep.to_dict("records"):
-        rows.append([r["value"], r["players"], _f(r["seat_spread_pp"], 2), _pp(r["seat0_edge_pp"]),
-                     _f(r["strategy_spread_pp"], 2)]
-                    + [f"{_f(r.get(f'mean_{c}'), 2)} ({_ci(r.get(f'{c}_low'), r.get(f'{c}_high'), 2)})" for c in cols]
-                    + [r.get("unfinished", 0)])
-    s.table([exp.sweep_option, "players", "seat spread (max - min, points)", "seat 0 edge (points)",
-             "strategy spread (points)"] + [f"mean {c} (95% interval)" for c in cols] + ["unfinished"], rows)
-    seats = res.seats[res.seats["part"] == SWEEP]
-    s.table([exp.sweep_option, "players", "seat", "win rate", "95% interval"],
-            [[r.sweep_value, r.players, r.seat, _f(r.win_rate), _ci(r.ci_low, r.ci_high)] for r in seats.itertuples()])
-    strat = res.strategies[res.strategies["part"] == SWEEP]
-    if len(strat):
-        s.table([exp.sweep_option, "players", "strategy", "win rate", "95% interval"],
-                [[r.sweep_value, r.players, r.strategy, _f(r.win_rate), _ci(r.ci_low, r.ci_high)]
-                 for r in strat.itertuples()])
+        f"everything else as in the main rules. Each value is compared with the default "
+        f"({exp.sweep_option}={exp.sweep_default}, the main cell, not played again) on the same deals: the "
+        "effect is the mean per-deal difference with its paired 95% t interval; p-values corrected over "
+        "the whole sweep by Holm's method. Win rates in points, lengths in their own unit.")
+    s.fig(figs.get("sweep_effects"), "Effect of each value against the default (95% intervals); filled: "
+          "significant after Holm.")
+    s.table([exp.sweep_option, "players", "measure", "deals", "effect", "95% interval", "p (Holm)", "significant"],
+            [[r.value, r.players, r.measure, f"{r.deals:,}", _pp(r.effect), f"{_pp(r.ci_low)} to {_pp(r.ci_high)}",
+              _p(r.p_holm), "yes" if r.significant else "no"] for r in res.sweep.itertuples()])
     return s
 
 
@@ -291,15 +349,16 @@ def _reproduce(config: dict) -> Section:
     s.p(f"Command: {config['regenerate']} (the same command gives the same games for any number of "
         "threads). Files: results.parquet (one row per game and seat: cell, players, lineup, game, seat, "
         "strategy, win_share, rank and the game's result columns), config.json (the experiment as "
-        "resolved: every rule option, line-ups, seed, game ranges, batches, versions, timings).")
+        "resolved: every rule option, line-ups, seed, game ranges, batches, versions, timings), summary.json "
+        "(one record per estimate, for `simcards report --compare A B`).")
     return s
 
 
 def sections(run, res: Results, figs: dict, config: dict) -> list[Section]:
     exp = run.exp
-    out = [_overview(run, res, config), _headlines(run, res), _strategies(res, figs), _comparison(res, figs),
-           _crn(res), _seats(res, figs), _lengths(res, exp, figs), _cards(res, figs), _sweep(res, exp, figs),
-           _reproduce(config)]
+    out = [_verdict(run, res, figs), _overview(run, res, config), _headlines(run, res), _strategies(res, figs),
+           _comparison(res, figs), _crn(res), _seats(res, figs), _lengths(res, exp, figs), _designer(res),
+           _cards(res, figs), _sweep(res, exp, figs), _reproduce(config)]
     return [s for s in out if s is not None]
 
 

@@ -167,7 +167,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
 
 def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
     """Analyse a played experiment and write every file of its report folder."""
-    from simcards.report import plots, render
+    from simcards.report import plots, render, summary
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.png"):
         old.unlink()
@@ -183,6 +183,7 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
     config = resolved_config(run, timings)
     (out_dir / "config.json").write_text(json.dumps(config, indent=2, default=_json_default) + "\n")
     render.write(run, results, figures, config, out_dir)
+    summary.write(results, run.exp, out_dir)
     log(f"wrote {out_dir}")
     return config
 

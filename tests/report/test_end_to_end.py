@@ -13,7 +13,7 @@ import simcards
 from simcards.report.analysis import analyse
 from simcards.report.experiment import load_experiment, parse_experiment
 from simcards.report.run import play
-from simcards.stats import summarize
+from statsmodels.stats.weightstats import DescrStatsW
 
 from .conftest import TINY, write
 
@@ -35,10 +35,10 @@ class _Images(HTMLParser):
 def test_every_file_is_written(tiny_report):
     _, out, result = tiny_report
     names = {p.name for p in out.iterdir()}
-    assert {"index.html", "report.md", "results.parquet", "config.json"} <= names
+    assert {"index.html", "report.md", "results.parquet", "config.json", "summary.json"} <= names
     expected_png = {"strategy_win_rates.png", "seat_advantage.png", "pairwise_differences.png", "rating.png",
                     "head_to_head.png", "card_balance.png", "length_rounds.png", "length_turns.png",
-                    "sweep_seats.png", "sweep_strategies.png", "sweep_length.png"}
+                    "seat_edges.png", "sweep_effects.png"}
     assert expected_png == {n for n in names if n.endswith(".png")}
     assert "index.html" in result.output
 
@@ -82,12 +82,13 @@ def test_results_hold_every_game_and_match_simulate(tiny_report):
     for col in ("game", "seat", "win_share", "rank", "lives", "dealt_mask", "turns", "rounds"):
         assert np.array_equal(mine[col].to_numpy(), direct[col].to_numpy()), col
     assert list(mine["strategy"].astype(str)) == list(direct["strategy"].astype(str))
-    # the report's seat win rates of a mirror line-up are simcards.summarize's
+    # the report's seat win rates of a mirror line-up are the means over its deals with t intervals
     mirror = frame[frame["lineup"] == 0]
     report_md = (out / "report.md").read_text()
-    seats = summarize(mirror.drop(columns=["cell", "players", "lineup"]))
-    for row in seats[seats["scope"] == "seat"].itertuples():
-        assert f"| 2 | {row.name} | 150 | {row.win_rate:.3f} | {row.ci_low:.3f} to {row.ci_high:.3f} |" in report_md
+    for seat, shares in mirror.groupby("seat")["win_share"]:
+        low, high = DescrStatsW(shares.to_numpy(float)).tconfint_mean()
+        assert (f"| 2 | {seat} | 150 | 0.500 | {shares.mean():.3f} ({max(low, 0):.3f} to {min(high, 1):.3f})"
+                in report_md)
 
 
 def test_common_deals_across_lineups(tiny_report):

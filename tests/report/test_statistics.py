@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.stats
-from statsmodels.stats.proportion import confint_proportions_2indep
 
-from simcards.report.analysis import (games_needed, paired_difference, plackett_luce, ranking_events,
-                                      stratified_difference)
+from simcards.report.analysis import (card_effects, games_needed, paired_difference, plackett_luce,
+                                      ranking_events)
 from simcards.stats import wilson
 
 
@@ -35,27 +34,18 @@ def test_paired_difference_constant():
     assert paired_difference(np.ones(5))[3] == 0.0
 
 
-def test_one_stratum_difference_is_the_wald_interval():
-    x1, n1, x0, n0 = 37, 120, 260, 1100
-    diff, se = stratified_difference([[x1]], [[n1]], [[x0]], [[n0]])
-    low, high = confint_proportions_2indep(x1, n1, x0, n0, method="wald", compare="diff")
+def test_one_deal_per_row_card_effect_is_the_unequal_variance_difference():
+    # one player count, every row its own deal: the clustered OLS difference is the
+    # difference of the two means with the (HC1-scaled) Welch variance
+    rng = np.random.default_rng(3)
+    y = (rng.random(2000) < 0.3).astype(float)
+    dealt = rng.random(2000) < 0.25
+    table = card_effects(dealt.astype(np.int64), y, np.full(2000, 4), np.arange(2000), ["A"])
+    d = y[dealt].mean() - y[~dealt].mean()
+    se = np.sqrt(y[dealt].var() / dealt.sum() + y[~dealt].var() / (~dealt).sum()) * np.sqrt(2000 / 1999)
+    assert table["diff_pp"].iloc[0] == pytest.approx(100 * d)
     z = scipy.stats.norm.ppf(0.975)
-    assert diff[0] == pytest.approx(x1 / n1 - x0 / n0)
-    assert diff[0] - z * se[0] == pytest.approx(low, rel=1e-9)
-    assert diff[0] + z * se[0] == pytest.approx(high, rel=1e-9)
-
-
-def test_stratified_difference_weights():
-    # stratum weights n1*n0/(n1+n0): 20*80/100 = 16 and 50*50/100 = 25
-    diff, se = stratified_difference([[10], [30]], [[20], [50]], [[20], [20]], [[80], [50]])
-    d1, d2 = 10 / 20 - 20 / 80, 30 / 50 - 20 / 50
-    assert diff[0] == pytest.approx((16 * d1 + 25 * d2) / 41)
-    v1 = 0.5 * 0.5 / 20 + 0.25 * 0.75 / 80
-    v2 = 0.6 * 0.4 / 50 + 0.4 * 0.6 / 50
-    assert se[0] == pytest.approx(np.sqrt(16 ** 2 * v1 + 25 ** 2 * v2) / 41)
-    # a column without both groups has no estimate
-    diff, se = stratified_difference([[0]], [[0]], [[3]], [[9]])
-    assert np.isnan(diff[0]) and np.isnan(se[0])
+    assert table["ci_high_pp"].iloc[0] - table["diff_pp"].iloc[0] == pytest.approx(100 * z * se, rel=2e-3)
 
 
 def test_ranking_events_with_ties():

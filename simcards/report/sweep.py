@@ -1,0 +1,75 @@
+"""Rule sweeps as paired effects: each value against the default, on the same deals.
+
+Every cell of an experiment plays game indices 0.. with the same seed, so deal
+g of a sweep cell and deal g of its baseline (the main cell at that player
+count, or a baseline cell with the default where the main part lacks the count)
+start from the same random stream. The effect of a value is the mean over
+common deals of (score under the value - score under the default), with its
+paired t interval; p-values are corrected over the whole sweep by Holm.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from simcards.report import inference
+from simcards.report.experiment import MAIN, SWEEP, Cell, Experiment
+
+COLUMNS = ["cell", "value", "players", "group", "measure", "unit", "deals", "effect", "ci_low", "ci_high",
+           "p_value"]
+
+
+def baseline_cell(exp: Experiment, cell: Cell) -> Cell | None:
+    """The cell a sweep cell is compared with: same player count, the option at its default."""
+    for c in exp.cells:
+        if c.players == cell.players and c.id != cell.id and (
+                c.part == MAIN or (c.part == SWEEP and c.sweep_value == exp.sweep_default)):
+            return c
+    return None
+
+
+def _per_deal_measures(frame: pd.DataFrame, exp: Experiment, cell: Cell, lengths: list[str]) -> dict:
+    """{(group, measure, unit): per-deal series} of one cell."""
+    from simcards.report.analysis import seat_bases, strategy_scores
+    out = {}
+    for basis, rows in seat_bases(frame, exp, cell):
+        per = rows.groupby(["seat", "game"])["win_share"].mean()
+        for seat, series in per.groupby(level="seat"):
+            out[("seat win rate", f"seat {seat} ({basis})", "points")] = series.droplevel("seat")
+    scores = strategy_scores(frame[frame["cell"] == cell.id], exp)
+    for name, s in scores.groupby("strategy"):
+        out[("strategy win rate", name, "points")] = s.set_index("game")["score"]
+    rows = frame[(frame["cell"] == cell.id) & (frame["seat"] == 0)]
+    for col in lengths:
+        out[("game length", f"mean {col}", col)] = rows.groupby("game")[col].mean()
+    return out
+
+
+def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
+    """One row per sweep value, player count and measure: the paired effect against the default."""
+    if exp.sweep_option is None:
+        return None
+    from simcards.report.analysis import length_columns, paired_difference
+    lengths = length_columns(exp.spec)
+    records = []
+    for cell in exp.cells:
+        base = baseline_cell(exp, cell) if cell.part == SWEEP else None
+        if base is None or cell.sweep_value == exp.sweep_default:
+            continue
+        mine = _per_deal_measures(frame, exp, cell, lengths)
+        theirs = _per_deal_measures(frame, exp, base, lengths)
+        for key, series in mine.items():
+            if key not in theirs:
+                continue
+            joined = pd.concat([series, theirs[key]], axis=1, join="inner").dropna()
+            d = (joined.iloc[:, 0] - joined.iloc[:, 1]).to_numpy(float)
+            if len(d) == 0:
+                continue
+            mean, low, high, p = paired_difference(d)
+            scale = 100.0 if key[2] == "points" else 1.0
+            records.append({"cell": cell.id, "value": cell.sweep_value, "players": cell.players,
+                            "group": key[0], "measure": key[1], "unit": key[2], "deals": len(d),
+                            "effect": scale * mean, "ci_low": scale * low, "ci_high": scale * high,
+                            "p_value": p})
+    out = pd.DataFrame(records, columns=COLUMNS)
+    out["p_holm"], out["significant"] = inference.correct(out["p_value"], inference.PAIR_CORRECTION)
+    return out
