@@ -39,6 +39,7 @@ from simcards.strategy_registry import StrategyInfo, decision_function
 
 _TEMPLATE_VERSION = "2"
 _loaded: dict[str, ModuleType] = {}
+_last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
 
 #: Slots of the status array a kernel fills when a strategy returns an illegal move.
 STATUS_SIZE = 8
@@ -220,18 +221,23 @@ def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
     return h.hexdigest()[:16]
 
 
-def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo]) -> ModuleType:
+def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True) -> ModuleType:
     """The compiled entry module for this game and strategy set (ids = positions in ``infos``).
 
     Raises StaleCodeError if a source this process already imported has changed since:
-    the compiled code in memory would be the old one."""
+    the compiled code in memory would be the old one. A run checks once, before its first
+    chunk; its chunks then pass ``check=False`` and skip re-reading the sources."""
     infos = tuple(infos)
+    memo = (spec.name, tuple(i.module for i in infos))
+    if not check and memo in _last:
+        return _last[memo]
     deps = dependencies(spec, infos)
     sources.check_unchanged(deps)
     sources.observe(deps)
     key = kernel_key(spec, infos)
     modname = f"_simcards_kernel_{spec.module_name}_{key}"
     if modname in _loaded:
+        _last[memo] = _loaded[modname]
         return _loaded[modname]
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -248,6 +254,7 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo]) -> ModuleType:
     sys.modules[modname] = module
     module_spec.loader.exec_module(module)
     _loaded[modname] = module
+    _last[memo] = module
     return module
 
 
