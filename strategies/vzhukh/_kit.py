@@ -1,31 +1,15 @@
-"""Helpers shared by Vzhukh strategies (see simcards.games.vzhukh.view for the accessors)."""
+"""Helpers shared by Vzhukh strategies (see simcards.games.vzhukh.view for the accessors).
+
+What is legal comes from the engine's legal moves (``legal_counts``, ``n_legal``,
+``legal_move``), never from a copy of the rules here.
+"""
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.vzhukh.defaults import attack_lowest, lowest_rank  # noqa: F401 (re-exported)
 from simcards.games.vzhukh.rules import (ATTACK, BEAT, JOKER, KRABLE, N_NUMBERS, TRANSFER, VOILA,
                                          VZHUKH, encode_move)
-from simcards.games.vzhukh.view import held, stack_count, stack_kind, stack_sum
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def jokers_held(view):
-    return held(view, VOILA) + held(view, KRABLE) + held(view, VZHUKH)
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def lowest_rank(view):
-    """The lowest number card kind in hand, or -1."""
-    for k in range(N_NUMBERS):
-        if held(view, k) > 0:
-            return k
-    return -1
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def attack_lowest(view):
-    """Every card of the lowest rank held: sheds low cards, keeps high ones for beating."""
-    k = lowest_rank(view)
-    return encode_move(ATTACK, k, held(view, k))
+from simcards.games.vzhukh.view import held, legal_counts, stack_count, stack_kind
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -41,7 +25,7 @@ def attack_biggest(view):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def can_transfer(view):
-    return held(view, stack_kind(view)) > 0
+    return legal_counts(view, TRANSFER, stack_kind(view)) != 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -52,19 +36,24 @@ def transfer(view, count):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def fewest(counts):
+    """The lowest count in a mask of legal counts (legal_counts); 0 when there is none."""
+    c = 0
+    if counts != 0:
+        c = 1
+        while (counts >> c) & 1 == 0:
+            c += 1
+    return c
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def cheapest_beat(view):
-    """The beat with the fewest points that suffice (ties: fewer cards), or -1."""
-    s = stack_sum(view)
+    """The legal beat with the fewest points (ties: the higher rank, so fewer cards), or -1."""
     best, best_cost = -1, 1 << 30
     for k in range(N_NUMBERS - 1, -1, -1):
-        v = k + 1
-        cost = v
-        for c in range(1, held(view, k) + 1):   # the fewest cards of this rank worth more than s
-            if cost > s:
-                if cost < best_cost:
-                    best, best_cost = encode_move(BEAT, k, c), cost
-                break
-            cost += v
+        c = fewest(legal_counts(view, BEAT, k))
+        if c > 0 and (k + 1) * c < best_cost:
+            best, best_cost = encode_move(BEAT, k, c), (k + 1) * c
     return best
 
 

@@ -3,18 +3,14 @@
 Beating ends the stack's journey for good (no penalty can come back round)
 and gives the attack; a transfer is the fall-back. Jokers are held while the
 stock is large, as insurance, and played first once the stock is short
-(fewer cards than two per player), since each left in hand costs 60.
+(fewer cards than two per player), since each left in hand costs 60. Attacks
+with the game's default (every card of the lowest rank).
 """
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.vzhukh.view import n_players, stock_size
-from ._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
-
-
-@njit(**NJIT_OPTIONS)
-def attack(view, rng):
-    return attack_lowest(view)
+from ._kit import best_joker, can_transfer, cheapest_beat, transfer
 
 
 @njit(**NJIT_OPTIONS)

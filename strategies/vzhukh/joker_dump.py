@@ -2,17 +2,12 @@
 
 Defends with a joker whenever one is held (a free Krable-Bums on a single
 card first, then Vzhukh, Voila, Krable-Bums), else by transfer, else the
-cheapest beat; attacks with the lowest rank.
+cheapest beat; attacks with the game's default (every card of the lowest rank).
 """
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from ._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
-
-
-@njit(**NJIT_OPTIONS)
-def attack(view, rng):
-    return attack_lowest(view)
+from ._kit import best_joker, can_transfer, cheapest_beat, transfer
 
 
 @njit(**NJIT_OPTIONS)

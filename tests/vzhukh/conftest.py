@@ -8,7 +8,7 @@ import pytest
 
 from simcards.registry import get_game
 from simcards.replay import record
-from simcards.simulate import prepare
+from simcards.batch import prepare
 from simcards.strategy_registry import strategies_for
 
 GAME = "vzhukh"

@@ -28,7 +28,7 @@ def test_run_prints_win_rates(lineup):
     result = run("run", "vzhukh", "--strategies", lineup, "--games", "300", "--threads", "1",
                  "--seed", "3")
     assert result.exit_code == 0, result.output
-    assert "vzhukh: 300 games, seed 3" in result.output
+    assert "vzhukh: 300 games" in result.output and "seed 3" in result.output
     for name in lineup.split(","):
         assert name in result.output
 

@@ -114,3 +114,23 @@ def test_outcome_columns_add_up(make_batch, all_strategies):
     best = frame.groupby("game")["penalty"].transform("min")
     assert ((frame["win_share"] > 0) == (frame["penalty"] == best)).all()
     assert (frame["dealt_mask"] > 0).all() and (frame["dealt_mask"] < (1 << N_KINDS)).all()
+
+
+def test_start_game_zeroes_the_strategies_memory_and_views_carry_it():
+    from simcards.engine import MEMORY_SLOTS, save_memory
+    from simcards.games.vzhukh import fast, view as V
+    from simcards.games.vzhukh.reference import Game
+    from simcards.registry import get_game
+    spec = get_game("vzhukh")
+    rules = spec.resolve_rules(None)
+    params = spec.encode_params(rules, 3)
+    s = fast.new_state(3, params)
+    s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS] = 7
+    fast.start_game(s, np.array([5], np.uint64))
+    assert not s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS].any()
+    assert len(s) == V.STOCK + sum(deck_counts(rules))
+    g = Game(3, rules, 1, 0)
+    v = g.view(g.next_decision()[0])
+    V.remember.py_func(v, 3, 42)
+    save_memory(v.s, V.MEMORY, v.seat, g.memory[v.seat])
+    assert V.memory.py_func(g.view(), 3) == 42 and g.memory[v.seat][3] == 42

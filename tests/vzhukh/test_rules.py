@@ -99,8 +99,8 @@ def test_counts_are_rule_options():
 def test_attack_with_equal_cards_puts_the_stack_on_the_next_player():
     g = position(new_game(4), [(4, 4, 9, 2, "V"), (1,) * 5, (1,) * 5, (1,) * 5])
     assert g.next_decision() == (ATTACK_DECISION, 0)
-    assert attack(4, 1) in g.legal_attacks() and attack(4, 2) in g.legal_attacks()
-    assert attack(4, 3) not in g.legal_attacks()
+    assert attack(4, 1) in g.legal_moves() and attack(4, 2) in g.legal_moves()
+    assert attack(4, 3) not in g.legal_moves()
     g.apply(ATTACK_DECISION, attack(4, 2))
     assert (g.stack_kind, g.stack_count) == (kind(4), 2)
     assert (g.current, g.phase) == (1, DEFEND_DECISION)
@@ -132,7 +132,7 @@ def test_transfer_chain_goes_around_the_table():
     g.next_decision()
     g.apply(ATTACK_DECISION, attack(3, 1))
     assert g.next_decision() == (DEFEND_DECISION, 1)
-    assert transfer(3, 1) in g.legal_defences() and transfer(3, 2) in g.legal_defences()
+    assert transfer(3, 1) in g.legal_moves() and transfer(3, 2) in g.legal_moves()
     g.apply(DEFEND_DECISION, transfer(3, 2))
     assert g.next_decision() == (DEFEND_DECISION, 2)
     g.apply(DEFEND_DECISION, transfer(3, 1))
@@ -150,7 +150,7 @@ def test_transfer_chain_goes_around_the_table():
 def test_beat_by_several_cards_must_exceed_the_sum():
     g = position(new_game(3), [(1,) * 5, (3, 3, 3, 4, 4), (1,) * 5], stack=(4, 2),
                  current=1, phase=DEFEND_DECISION)
-    legal = g.legal_defences()
+    legal = g.legal_moves()
     assert beat(3, 3) in legal                           # 9 > 8
     assert beat(4, 2) not in legal and beat(3, 2) not in legal   # 8 and 6 do not beat 8
     with pytest.raises(IllegalMove):
@@ -166,7 +166,7 @@ def test_a_defender_who_can_defend_must_not_take():
     g = position(new_game(3), [(1,) * 5, (10, 2, 2, 2, 2), (1,) * 5], stack=(9, 1),
                  current=1, phase=DEFEND_DECISION)
     assert g.next_decision() == (DEFEND_DECISION, 1)
-    assert g.legal_defences() == [beat(10, 1)]
+    assert g.legal_moves() == [beat(10, 1)]
 
 
 # ------------------------------------------------------------------ rule 10: take
@@ -231,7 +231,7 @@ def test_vzhukh_without_a_matching_card_just_passes_the_stack_on():
 def test_joker_moves_are_one_per_kind_held():
     g = position(new_game(3), [(1,) * 5, ("Z", "Z", "V", 2, 2), (1,) * 5], stack=(8, 2),
                  current=1, phase=DEFEND_DECISION)
-    assert g.legal_defences() == [joker("V"), joker("Z")]
+    assert g.legal_moves() == [joker("V"), joker("Z")]
     with pytest.raises(IllegalMove):
         g.apply(DEFEND_DECISION, joker("K"))
 
@@ -297,6 +297,43 @@ def test_view_shows_what_the_rule_file_lists_and_nothing_else():
     assert [V.on_discard(v, k) for k in range(N_KINDS)] == hand(8, 3)
     assert [V.hand_size(v, p) for p in range(3)] == [5, 5, 5]
     assert [V.penalty(v, p) for p in range(3)] == [4, 5, 6]
-    # other hands and the stock are not in the view
-    assert not v.s[V.HANDS + 32:V.HANDS + 32 + N_KINDS].any() and len(v.s) == V.STOCK
+    assert V.defending(v) and V.dealt_mask(v) == g.dealt[1]
+    # the rule settings
+    assert [V.deck_count(v, k) for k in range(N_KINDS)] == list(g.counts)
+    assert (V.deck_size(v), V.hand_limit(v), V.joker_cost(v), V.action_cap(v)) == (92, 5, 60, 10_000)
+    # the legal moves, in the engine's order
+    assert [V.legal_move(v, i) for i in range(V.n_legal(v))] == g.legal_moves()
+    assert V.is_legal_move(v, beat(10, 2)) is False and V.is_legal_move(v, joker("Z")) is True
+    # other hands and the stock are not in the view: every field the seat may not see is zero
+    assert len(v.s) == V.STOCK + sum(g.counts)
+    assert not v.s[~V.LAYOUT.visible_to(1, len(v.s))].any()
+    assert not v.s[V.HANDS + 2 * V.HAND_STRIDE:V.HANDS + 2 * V.HAND_STRIDE + N_KINDS].any()
     assert len(CARD_NAMES) == N_KINDS
+
+
+def test_view_counts_what_every_seat_did():
+    g = position(new_game(3), [(2, 9, 9, 9, 9), (3, 1, 1, 1, 1), (4, 4, 4, 4, 4)], current=0)
+    g.apply(ATTACK_DECISION, attack(9, 2))              # seat 1 can do nothing: takes 18
+    assert g.next_decision() == (ATTACK_DECISION, 2)
+    v = g.view(ATTACK_DECISION)
+    assert (V.takes(v, 1), V.takes_total(v), V.actions(v), V.passes(v)) == (1, 1, 2, 0)
+    assert (V.last_take_kind(v, 1), V.last_take_count(v, 1), V.last_take_action(v, 1)) == (kind(9), 2, 2)
+    assert V.last_take_count(v, 0) == 0
+    assert [V.round_penalty(v, 1, r) for r in range(3)] == [18, 0, 0]
+    assert (V.round_steps(v), V.passes_in_row(v), V.jokers_left(v, 0)) == (2, 0, 0)
+    assert not V.defending(v)
+    assert [V.legal_move(v, i) for i in range(V.n_legal(v))] == [attack(4, c) for c in range(1, 6)]
+
+
+def test_illegal_moves_raise_with_the_reason():
+    g = position(new_game(3), [(1,) * 5, (3, 3, 3, 4, "V"), (1,) * 5], stack=(4, 2),
+                 current=1, phase=DEFEND_DECISION)
+    for move, why in [(beat(4, 1), "worth more than the stack's 8 points"),
+                      (transfer(3, 1), "stack's rank, 4"),
+                      (beat(3, 4), "holds 3 x 3"),
+                      (attack(3, 3), "not a defence"),
+                      (-1, "no move")]:
+        with pytest.raises(IllegalMove, match=why):
+            g.apply(DEFEND_DECISION, move)
+    with pytest.raises(IllegalMove, match="a defence is due"):
+        g.apply(ATTACK_DECISION, attack(3, 1))

@@ -7,7 +7,8 @@ from simcards.games.vzhukh.reference import ATTACK_DECISION, DEFEND_DECISION, Ga
 from simcards.games.vzhukh.rules import BEAT, JOKER, KRABLE, N_KINDS, TRANSFER, VZHUKH, encode_move
 from simcards.registry import get_game
 from simcards.rng import PyRandom
-from strategies.vzhukh import cheap_beat, joker_dump, low_attack, random, transfer_first
+from simcards.games.vzhukh import defaults
+from simcards_strategies.vzhukh import cheap_beat, joker_dump, low_attack, random, transfer_first
 
 SPEC = get_game("vzhukh")
 
@@ -35,7 +36,7 @@ def defence_position(hand, stack):
 def test_random_is_uniform_over_the_distinct_legal_moves(decision, hand, stack):
     g = defence_position(hand, stack)
     g.phase = decision
-    legal = g.legal_attacks() if decision == ATTACK_DECISION else g.legal_defences()
+    legal = g.legal_moves()
     func = (random.attack if decision == ATTACK_DECISION else random.defend).py_func
     rng = PyRandom(3, 0, 1).as_array()
     draws = 600 * len(legal)
@@ -56,6 +57,7 @@ def test_heuristics_do_what_their_rationale_says():
     g.phase = ATTACK_DECISION
     v = g.view(ATTACK_DECISION)
     assert low_attack.attack.py_func(v, None) == encode_move(0, 1, 2)       # both 2s
+    assert defaults.attack.py_func(v, None) == encode_move(0, 1, 2)         # the default too
     assert transfer_first.attack.py_func(v, None) == encode_move(0, 4, 3)   # three 5s = 15
 
 

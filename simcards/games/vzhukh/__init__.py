@@ -1,6 +1,6 @@
 """Vzhukh ("Вжух!"): seed 004, rules in docs/rules/vzhukh.md."""
 from simcards.games.vzhukh import rules
-from simcards.registry import Decision, GameSpec, register
+from simcards.registry import GameSpec, register
 
 SPEC = register(GameSpec(
     name=rules.GAME,
@@ -9,14 +9,9 @@ SPEC = register(GameSpec(
     min_players=rules.MIN_PLAYERS,
     max_players=rules.MAX_PLAYERS,
     options=rules.OPTIONS,
-    decisions=(
-        Decision("attack", "attack", "what to attack with: encode_move(ATTACK, kind 0..9, count)"),
-        Decision("defend", "defend", "how to defend: encode_move(TRANSFER, stack kind, count), "
-                 "encode_move(BEAT, kind 0..9, count) or encode_move(JOKER, kind 10..12, 1)"),
-    ),
-    seat_columns=("penalty", "penalty_round1", "penalty_round2", "penalty_round3", "takes",
-                  "jokers_left", "dealt_mask"),
-    game_columns=("rounds", "actions", "passes", "takes_total", "jokers_left_total"),
+    decisions=rules.DECISIONS,
+    seat_columns=rules.SEAT_COLUMNS,
+    game_columns=rules.GAME_COLUMNS,
     encode_params=rules.encode_params,
     bench_strategy="low_attack",
     summary="attack the next player with equal number cards; transfer, beat or play a joker, "

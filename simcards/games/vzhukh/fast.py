@@ -1,8 +1,10 @@
 """Vzhukh, compiled: the whole game as numba functions over one int64 array.
 
 The generated kernel (simcards.kernels) drives a game with ``start_game``,
-``advance`` (forced passes and takes until a strategy must decide),
-``view_attack`` / ``view_defend``, ``is_legal``, ``apply`` and ``write_result``.
+``advance`` (forced passes and takes until a strategy must decide; it writes
+that decision's legal moves into the decider's row of LEGAL, which
+``legal_moves``, ``is_legal`` and the strategies' ``view.legal_move`` read),
+``view_attack`` / ``view_defend``, ``apply`` and ``write_result``.
 Random draws happen in exactly the order of the reference engine
 (reference.py: one shuffle per round), which tests replay against.
 
@@ -21,26 +23,42 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
-    ATTACK, BEAT, JOKER, KRABLE, N_KINDS, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
-    P_JOKER_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
+    ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM, N_KINDS,
+    N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND, P_JOKER_PENALTY, ROUNDS, TRANSFER,
+    VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
-    ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SIZE, HANDS,
-    IN_ROW, JOKER_PENALTY, JOKERS_LEFT, N, OVER, PASSES, PENALTY, PHASE, ROUND, ROUND_PEN,
-    ROUND_STEPS, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKES, TAKES_BY, UNFINISHED, View)
+    ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SHIFT, HAND_SIZE,
+    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL,
+    LEGAL_SHIFT, LEGAL_STRIDE, N, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, ROUND, ROUND_PEN, ROUND_STEPS,
+    STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION, TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY,
+    UNFINISHED, View)
 from simcards.rng import shuffle_range
 
-# ---- decision kinds (GameSpec.decisions order)
-ATTACK_DECISION = 0
-DEFEND_DECISION = 1
 DONE = -1
-HEAD = 15                        # scalars at the start of a snapshot
+SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snapshot)
+
+# words of a LEGAL row (action << 4 | kind): where each action's masks start
+_W_ATTACK, _W_TRANSFER, _W_BEAT, _W_JOKER = ATTACK << 4, TRANSFER << 4, BEAT << 4, JOKER << 4
+#: floor(t / v) == (t * _DIV[v - 1]) >> _DIV_SHIFT for 0 <= t <= MAX_STACK_SUM, v = 1..10: the
+#: fewest cards that beat a stack without a division on the hot path
+_DIV_SHIFT = 24
+_DIV = np.array([(1 << _DIV_SHIFT) // v + 1 for v in range(1, N_NUMBERS + 1)], np.int64)
+assert all((t * int(_DIV[v - 1])) >> _DIV_SHIFT == t // v
+           for v in range(1, N_NUMBERS + 1) for t in range(MAX_STACK_SUM + 1))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def hand(p):
     """Offset of seat p's hand: s[hand(p) + kind] is how many of that kind it holds."""
-    return HANDS + (p << 4)
+    return HANDS + (p << HAND_SHIFT)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def legal_row(p):
+    """Offset of seat p's legal moves: LEGAL_STRIDE words, a bit mask over move codes."""
+    return LEGAL + (p << LEGAL_SHIFT)
 
 
 @njit(**NJIT_OPTIONS)
@@ -78,7 +96,7 @@ def _add_penalty(s, p, points):
 @njit(**NJIT_OPTIONS)
 def start_game(s, rng):
     n = s[N]
-    s[PENALTY:HANDS] = 0                    # penalty, per round, takes, jokers left, dealt
+    s[PENALTY:PER_GAME_END] = 0             # penalties, takes, jokers left, dealt, memory
     s[ROUND] = 0
     s[ACTIONS] = 0
     s[PASSES] = 0
@@ -87,11 +105,7 @@ def start_game(s, rng):
     s[UNFINISHED] = 0
     start_round(s, rng)
     for p in range(n):
-        mask = 0
-        for k in range(N_KINDS):
-            if s[hand(p) + k] > 0:
-                mask |= 1 << k
-        s[DEALT + p] = mask
+        s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
 
 
 @njit(**NJIT_OPTIONS)
@@ -103,13 +117,13 @@ def start_round(s, rng):
         for _ in range(s[COUNTS + k]):
             s[pos] = k
             pos += 1
-    s[HANDS:STOCK] = 0
-    s[HAND_N:PENALTY] = 0
+    n = s[N]
+    s[HANDS:HANDS + n * HAND_STRIDE] = 0
+    s[HAND_N:HAND_N + n] = 0
     s[DISCARD:DISCARD + N_KINDS] = 0
     s[STACK_KIND] = -1
     s[STACK_N] = 0
     shuffle_range(s, STOCK, s[DECK], rng)
-    n = s[N]
     first = s[ROUND]
     while first >= n:
         first -= n
@@ -200,6 +214,10 @@ def _forced(s, rng):
     _add_penalty(s, p, (sk + 1) * s[STACK_N])
     s[DISCARD + sk] += s[STACK_N]
     s[TAKES_BY + p] += 1
+    take = LAST_TAKE + 3 * p
+    s[take + TAKE_KIND] = sk
+    s[take + TAKE_COUNT] = s[STACK_N]
+    s[take + TAKE_ACTION] = s[ACTIONS] + 1               # the take is the next action
     s[STACK_KIND] = -1
     s[STACK_N] = 0
     s[TAKES] += 1
@@ -209,20 +227,37 @@ def _forced(s, rng):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def _decides(s):
-    """Whether the seat to act has a choice (then a strategy decides)."""
-    h = hand(s[CUR])
-    jokers = s[h + VOILA] + s[h + KRABLE] + s[h + VZHUKH]
-    if s[PHASE] == ATTACK_DECISION:
-        return s[HAND_N + s[CUR]] > jokers                  # rule 3: holds a number card
-    sk = s[STACK_KIND]
-    if jokers > 0 or s[h + sk] > 0:                         # rules 6-8, rule 4
-        return True
-    total = (sk + 1) * s[STACK_N]
-    for k in range(N_NUMBERS - 1, -1, -1):                  # rule 5
-        if (k + 1) * s[h + k] > total:
-            return True
-    return False
+def _enumerate(s):
+    """The legal moves of the seat to act, as the bit mask over move codes in its row of
+    LEGAL (view.py); returns 0 when there is none (a forced step follows). The counts of one
+    (action, kind) form one word, computed without a branch on the hand: a list of codes
+    cost about 40 ns per action in mispredicted loops."""
+    p = s[CUR]
+    h = hand(p)
+    row = legal_row(p)
+    some = 0
+    if s[PHASE] == ATTACK_DECISION:                       # rule 3: counts 1..held
+        for k in range(N_NUMBERS):
+            m = (2 << s[h + k]) - 2
+            s[row + _W_ATTACK + k] = m
+            some |= m
+        s[row + _W_TRANSFER:row + _W_JOKER + N_KINDS] = 0
+    else:
+        s[row + _W_ATTACK:row + _W_TRANSFER + N_NUMBERS] = 0
+        sk = s[STACK_KIND]
+        some = (2 << s[h + sk]) - 2                       # rule 4: counts 1..held
+        s[row + _W_TRANSFER + sk] = some
+        total = (sk + 1) * s[STACK_N]
+        for k in range(N_NUMBERS):                        # rule 5: worth more than total
+            lo = ((total * _DIV[k]) >> _DIV_SHIFT) + 1    # the fewest cards that beat it
+            m = ((2 << s[h + k]) - 1) & -(1 << min(lo, 31))
+            s[row + _W_BEAT + k] = m
+            some |= m
+        for j in range(VOILA, N_KINDS):                   # rules 6-8: one per joker kind held
+            m = min(s[h + j], 1) << 1
+            s[row + _W_JOKER + j] = m
+            some |= m
+    return some
 
 
 @njit(**NJIT_OPTIONS)
@@ -231,7 +266,7 @@ def advance(s, rng):
     while True:
         if s[OVER] != 0:
             return DONE
-        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP] and _decides(s):
+        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP] and _enumerate(s) != 0:
             return s[PHASE]
         _forced(s, rng)
 
@@ -252,21 +287,25 @@ def view_defend(s):
 
 
 @njit(**NJIT_OPTIONS)
+def legal_moves(s, out):
+    """The legal moves of the decision ``advance`` stopped at, into out (ascending codes);
+    returns the count."""
+    row = legal_row(s[CUR])
+    n = 0
+    for w in range(LEGAL_STRIDE):
+        bits = s[row + w]
+        for c in range(32):
+            if (bits >> c) & 1:
+                out[n] = (w << 5) | c
+                n += 1
+    return n
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def is_legal(s, kind, move):
-    if kind != s[PHASE] or move < 0:
+    if kind != s[PHASE] or move < 0 or move >= N_MOVES:
         return False
-    action = move >> 9
-    card = (move >> 5) & 15
-    count = move & 31
-    if card >= N_KINDS or count < 1 or count > s[hand(s[CUR]) + card]:
-        return False
-    if kind == ATTACK_DECISION:
-        return action == ATTACK and card < N_NUMBERS
-    if action == TRANSFER:
-        return card == s[STACK_KIND]
-    if action == BEAT:
-        return card < N_NUMBERS and (card + 1) * count > (s[STACK_KIND] + 1) * s[STACK_N]
-    return action == JOKER and card >= VOILA and count == 1
+    return (s[legal_row(s[CUR]) + (move >> 5)] >> (move & 31)) & 1 != 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -311,18 +350,18 @@ def apply(s, rng, kind, move):
 
 @njit(**NJIT_OPTIONS)
 def write_result(s, seat_out, game_out):
-    """seat_out[p] = (win, rank, penalty, penalty per round x3, takes, jokers_left, dealt_mask);
-    game_out = (rounds, actions, passes, takes_total, jokers_left_total, unfinished)."""
+    """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)
+    (rules.py declares the columns)."""
     n = s[N]
     unfinished = s[UNFINISHED] != 0
+    keys = np.empty(n, np.int64)                          # rule 13: fewer points rank higher
+    for p in range(n):
+        keys[p] = -s[PENALTY + p]
     jokers = 0
     for p in range(n):
-        better = 0
-        for q in range(n):
-            if s[PENALTY + q] < s[PENALTY + p]:
-                better += 1
-        seat_out[p, 0] = 1 if (better == 0 and not unfinished) else 0
-        seat_out[p, 1] = better + 1
+        rank = rank_from_key(keys, n, p)
+        seat_out[p, 0] = 1 if (rank == 1 and not unfinished) else 0
+        seat_out[p, 1] = rank
         seat_out[p, 2] = s[PENALTY + p]
         for r in range(ROUNDS):
             seat_out[p, 3 + r] = s[ROUND_PEN + ROUNDS * p + r]
@@ -340,7 +379,7 @@ def write_result(s, seat_out, game_out):
 
 @njit(**NJIT_OPTIONS)
 def snapshot_size(n, params):
-    return HEAD + n * (3 + ROUNDS) + n * N_KINDS + N_KINDS + params[P_DECK]
+    return SNAPSHOT_HEAD + n * (3 + ROUNDS) + n * N_KINDS + N_KINDS + params[P_DECK]
 
 
 @njit(**NJIT_OPTIONS)

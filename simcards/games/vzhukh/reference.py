@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcards.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, ranks_py
 from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
-    ATTACK, BEAT, CARD_NAMES, JOKER, KRABLE, N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH,
-    deck_counts, describe_move, encode_move)
+    ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, N_KINDS, N_NUMBERS,
+    ROUNDS, TRANSFER, VOILA, VZHUKH, deck_counts, describe_move, encode_move)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
-# the two decisions (GameSpec.decisions order)
-ATTACK_DECISION, DEFEND_DECISION = 0, 1
 JOKERS = (VOILA, KRABLE, VZHUKH)
 
 
@@ -52,7 +51,9 @@ class Game:
         self.penalty = [0] * n_players
         self.round_penalty = [[0] * ROUNDS for _ in range(n_players)]
         self.takes_by = [0] * n_players
+        self.last_take = [[0, 0, 0] for _ in range(n_players)]   # kind, count, action counter
         self.jokers_left = [0] * n_players
+        self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]  # each seat's strategy's
         self.actions = self.passes = self.takes = 0
         self.round_steps = 0                  # actions and passes in the round in play (rule 14)
         self.passes_in_row = 0
@@ -60,7 +61,7 @@ class Game:
         self.over = self.unfinished = False
         self.log: list[str] = []
         self.start_round()
-        self.dealt = [sum(1 << k for k in range(N_KINDS) if hand[k]) for hand in self.hands]
+        self.dealt = [kinds_mask_py(hand) for hand in self.hands]
 
     # ------------------------------------------------------------ seats and cards
     def next_player(self, p: int) -> int:
@@ -73,8 +74,15 @@ class Game:
     def jokers_held(self, p: int) -> int:
         return sum(self.hands[p][j] for j in JOKERS)
 
-    def has_number_card(self, p: int) -> bool:
-        return any(self.hands[p][k] for k in range(N_NUMBERS))
+    def cards(self) -> list[int]:
+        """Every card in play, wherever it is (hands, stock, stack, discard pile), as kinds."""
+        out = [k for hand in self.hands for k in range(N_KINDS) for _ in range(hand[k])]
+        out += self.stock + [self.stack_kind] * self.stack_count
+        return out + [k for k in range(N_KINDS) for _ in range(self.discard[k])]
+
+    def deck(self) -> list[int]:
+        """The whole deck (rule 1 and the count_* options), as kinds."""
+        return [k for k in range(N_KINDS) for _ in range(self.counts[k])]
 
     def stack_sum(self) -> int:
         return value(self.stack_kind) * self.stack_count if self.stack_count else 0
@@ -168,13 +176,11 @@ class Game:
                                 f"{self.round + 1}: unfinished.")
                 return None
             p = self.current
+            if self.legal_moves():
+                return self.phase, p
             if self.phase == ATTACK_DECISION:
-                if self.has_number_card(p):
-                    return ATTACK_DECISION, p
                 self.pass_attack(p)
             else:
-                if self.legal_defences():
-                    return DEFEND_DECISION, p
                 self.take_stack(p)
 
     def pass_attack(self, p: int) -> None:
@@ -196,22 +202,24 @@ class Game:
         self.log.append(f"Seat {p} cannot defend and takes {self.stack_count} x "
                         f"{CARD_NAMES[self.stack_kind]}: +{points} points.")
         self.add_penalty(p, points)
+        taken = [self.stack_kind, self.stack_count]
         self.put_stack_on_discard()
         self.takes += 1
         self.takes_by[p] += 1
         self.current, self.phase = self.next_player(p), ATTACK_DECISION
         self.finish_action(p)
+        self.last_take[p] = taken + [self.actions]   # what the table saw p fail to beat
 
     # ------------------------------------------------------------ legal moves
-    def legal_attacks(self) -> list[int]:
-        """Rule 3: one or more number cards of one rank."""
+    def legal_moves(self) -> list[int]:
+        """The moves the seat to act may make, in the canonical order both engines and the
+        `random` strategy use. Attack (rule 3): number cards of one rank, by (rank, count).
+        Defence (rules 4-8): transfers by count, beats by (rank, count), then each joker
+        kind held. Empty: the seat passes (rule 3) or takes the stack (rule 10)."""
         hand = self.hands[self.current]
-        return [encode_move(ATTACK, k, c) for k in range(N_NUMBERS) for c in range(1, hand[k] + 1)]
-
-    def legal_defences(self) -> list[int]:
-        """Rules 4-8, in the canonical order the `random` strategy uses: transfers by count,
-        beats by (rank, count), then each joker kind held."""
-        hand = self.hands[self.current]
+        if self.phase == ATTACK_DECISION:
+            return [encode_move(ATTACK, k, c) for k in range(N_NUMBERS)
+                    for c in range(1, hand[k] + 1)]
         moves = [encode_move(TRANSFER, self.stack_kind, c)
                  for c in range(1, hand[self.stack_kind] + 1)]                       # rule 4
         moves += [encode_move(BEAT, k, c) for k in range(N_NUMBERS)
@@ -219,29 +227,68 @@ class Game:
         moves += [encode_move(JOKER, j, 1) for j in JOKERS if hand[j]]               # rules 6-8
         return moves
 
+    def why_illegal(self, kind: int, move: int) -> str:
+        """Why a move that legal_moves() does not list is illegal, in words."""
+        expected = "an attack" if self.phase == ATTACK_DECISION else "a defence"
+        if kind != self.phase:
+            return f"{expected} is due, not decision {kind}"
+        if move < 0:
+            return "no move was chosen"
+        action, card, count = move >> 9, (move >> 5) & 15, move & 31
+        if card >= N_KINDS or action > JOKER:
+            return "the move does not name a card kind and an action"
+        if count < 1 or count > self.hands[self.current][card]:
+            return f"the seat holds {self.hands[self.current][card]} x {CARD_NAMES[card]}"
+        if self.phase == ATTACK_DECISION:
+            return "an attack plays number cards of one rank (rule 3)"
+        if action == TRANSFER:
+            return f"a transfer adds cards of the stack's rank, {CARD_NAMES[self.stack_kind]} (rule 4)"
+        if action == BEAT:
+            return (f"a beat plays number cards worth more than the stack's {self.stack_sum()} "
+                    "points (rule 5)")
+        return "a joker move plays one joker (rules 6-8); an attack is not a defence"
+
     # ------------------------------------------------------------ what a strategy sees
     def view(self, kind: int = ATTACK_DECISION) -> layout.View:
-        """What the seat to act may see (rule file, "What a strategy sees"), in the fast
-        engine's layout with every hidden field left at zero."""
-        p = self.current
-        s = np.zeros(layout.STOCK, np.int64)
-        s[layout.N], s[layout.DIR], s[layout.ROUND] = self.n, self.direction, self.round
-        s[layout.STACK_KIND], s[layout.STACK_N] = self.stack_kind, self.stack_count
-        s[layout.STOCK_N] = len(self.stock)
-        s[layout.DISCARD:layout.DISCARD + N_KINDS] = self.discard
-        for q in range(self.n):
-            s[layout.HAND_N + q] = self.hand_size_of(q)
-            s[layout.PENALTY + q] = self.penalty[q]
-        s[layout.HANDS + 16 * p:layout.HANDS + 16 * p + N_KINDS] = self.hands[p]
-        return layout.View(s, p)
+        """What the seat to act may see (rule file, "What a strategy sees"): the fast
+        engine's state array, same size and layout, with every public field and the seat's
+        own rows (hand, first hand, legal moves, memory) as the fast engine has them, and
+        every other field (other hands, the stock) zero."""
+        L, p, n = layout, self.current, self.n
+        s = np.zeros(L.STOCK + sum(self.counts), np.int64)
+        head = {L.N: n, L.CUR: p, L.PHASE: self.phase, L.DIR: self.direction,
+                L.STACK_KIND: self.stack_kind, L.STACK_N: self.stack_count, L.ROUND: self.round,
+                L.ACTIONS: self.actions, L.PASSES: self.passes, L.TAKES: self.takes,
+                L.ROUND_STEPS: self.round_steps, L.IN_ROW: self.passes_in_row,
+                L.ENDING: int(self.ending), L.OVER: int(self.over),
+                L.UNFINISHED: int(self.unfinished), L.STOCK_N: len(self.stock),
+                L.HAND_SIZE: self.hand_size, L.CAP: self.rules["action_cap"],
+                L.JOKER_PENALTY: self.rules["joker_penalty"], L.DECK: sum(self.counts)}
+        for at, x in head.items():
+            s[at] = x
+        s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
+        s[L.DISCARD:L.DISCARD + N_KINDS] = self.discard
+        for q in range(n):
+            s[L.HAND_N + q] = self.hand_size_of(q)
+            s[L.PENALTY + q] = self.penalty[q]
+            s[L.ROUND_PEN + ROUNDS * q:L.ROUND_PEN + ROUNDS * (q + 1)] = self.round_penalty[q]
+            s[L.TAKES_BY + q] = self.takes_by[q]
+            s[L.JOKERS_LEFT + q] = self.jokers_left[q]
+            s[L.LAST_TAKE + 3 * q:L.LAST_TAKE + 3 * (q + 1)] = self.last_take[q]
+        s[L.HANDS + L.HAND_STRIDE * p:L.HANDS + L.HAND_STRIDE * p + N_KINDS] = self.hands[p]
+        s[L.DEALT + p] = self.dealt[p]
+        legal = self.legal_moves()
+        for move in legal:                     # a bit mask over move codes (view.LEGAL_STRIDE)
+            s[L.LEGAL + L.LEGAL_STRIDE * p + (move >> 5)] |= 1 << (move & 31)
+        load_memory(s, L.MEMORY, p, self.memory[p])
+        return L.View(s, p)
 
     # ------------------------------------------------------------ moves
     def apply(self, kind: int, move: int) -> None:
         p = self.current
-        legal = self.legal_attacks() if kind == ATTACK_DECISION else self.legal_defences()
-        if kind != self.phase or move not in legal:
-            raise IllegalMove(f"seat {p} may not {describe_move(kind, move)} "
-                              f"({'attack' if self.phase == ATTACK_DECISION else 'defence'} expected)")
+        if kind != self.phase or move not in self.legal_moves():
+            raise IllegalMove(f"seat {p} may not {describe_move(kind, move)}: "
+                              f"{self.why_illegal(kind, move)}")
         action, card, count = move >> 9, (move >> 5) & 15, move & 31
         if action == ATTACK:
             self.attack(p, card, count)
@@ -335,10 +382,10 @@ class Game:
         Per seat: (win, rank, penalty, penalty per round x3, takes, jokers left, dealt mask);
         per game: (rounds, actions, passes, takes, jokers left, unfinished)."""
         seats = []
+        ranks = ranks_py([-x for x in self.penalty])          # fewer points rank higher
         for p in range(self.n):
-            better = sum(1 for q in range(self.n) if self.penalty[q] < self.penalty[p])
-            win = int(better == 0 and not self.unfinished)
-            seats.append([win, better + 1, self.penalty[p], *self.round_penalty[p],
+            win = int(ranks[p] == 1 and not self.unfinished)
+            seats.append([win, ranks[p], self.penalty[p], *self.round_penalty[p],
                           self.takes_by[p], self.jokers_left[p], self.dealt[p]])
         return seats, [self.round, self.actions, self.passes, self.takes, sum(self.jokers_left),
                        int(self.unfinished)]

@@ -15,6 +15,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption, check_deal
+from simcards.registry import Decision
 
 GAME = "vzhukh"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -32,7 +33,28 @@ DEFAULT_COUNTS = (8,) * N_NUMBERS + (4, 4, 4)   # rule 1: 92 cards
 # ---- moves
 ATTACK, TRANSFER, BEAT, JOKER = 0, 1, 2, 3
 ACTION_NAMES = ("attack", "transfer", "beat", "joker")
-MAX_COUNT = 31                 # a count fits in 5 bits; hand_size is at most 20
+MAX_COUNT = 31                 # a count fits in 5 bits
+N_MOVES = 4 << 9               # every move code is below this: 4 actions x 16 kinds x 32 counts
+MAX_HAND = 20                  # the largest hand_size option
+MAX_OF_KIND = 60               # the largest count_* option
+#: the largest stack sum: a stack holds cards of one rank only
+MAX_STACK_SUM = N_NUMBERS * MAX_OF_KIND
+
+# ---- decisions (a decision's id is its position) and result columns, declared once
+DECISIONS = (
+    Decision("attack", "attack", "what to attack with: encode_move(ATTACK, kind 0..9, count)",
+             default=True),
+    Decision("defend", "defend", "how to defend: encode_move(TRANSFER, stack kind, count), "
+             "encode_move(BEAT, kind 0..9, count) or encode_move(JOKER, kind 10..12, 1)"),
+)
+ATTACK_DECISION, DEFEND_DECISION = 0, 1
+assert [d.name for d in DECISIONS] == ["attack", "defend"]
+#: per seat, after (win, rank)
+SEAT_COLUMNS = ("penalty", "penalty_round1", "penalty_round2", "penalty_round3", "takes",
+                "jokers_left", "dealt_mask")
+#: per game; GameSpec appends "unfinished"
+GAME_COLUMNS = ("rounds", "actions", "passes", "takes_total", "jokers_left_total")
+assert SEAT_COLUMNS[1:1 + ROUNDS] == tuple(f"penalty_round{r + 1}" for r in range(ROUNDS))
 
 # ---- layout of the int64 parameter row handed to the fast engine
 P_HAND, P_JOKER_PENALTY, P_ACTION_CAP, P_DECK = range(4)
@@ -68,14 +90,14 @@ def move_count(move):
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("hand_size", int, 5, "cards dealt to each player, and what a player draws back up to "
-               "after every action", minimum=1, maximum=20),
+               "after every action", minimum=1, maximum=MAX_HAND),
     RuleOption("joker_penalty", int, 60, "penalty points for each joker left in a hand when a round ends",
                minimum=0, maximum=10_000),
     RuleOption("action_cap", int, 10_000, "a round still running after this many actions (passes "
                "counted) stops the game, recorded as unfinished", minimum=1, maximum=10_000_000),
 ) + tuple(
     RuleOption(f"count_{key}", int, DEFAULT_COUNTS[kind], f"number of {CARD_NAMES[kind]!r} cards",
-               minimum=0, maximum=60)
+               minimum=0, maximum=MAX_OF_KIND)
     for kind, key in enumerate(CARD_KEYS)
 )
 

@@ -1,11 +1,18 @@
 """What a Vzhukh strategy sees, and where it lives in the engine's state array.
 
 A strategy receives ``View(s, seat)``: the engine's state array and its own
-seat. It must read it only through the accessors below, which expose exactly
-the rule file's "What a strategy sees": its own hand, the stack, the discard
-pile (counts per kind), every player's hand size and penalty so far, the stock
-size, the direction. The reference engine builds views with every hidden field
-zeroed, so a strategy that peeks elsewhere fails the twin test.
+seat. It reads it only through the accessors below. They expose every fact the
+table knows (docs/rules/vzhukh.md, "What a strategy sees"): the stack, the
+discard pile (counts per kind), every seat's hand size, penalty (in total and
+per round), stacks taken (how many, and the last one: what the seat could not
+beat), jokers left at the ends of rounds, the stock size, the direction, the
+round, action and pass counters, the rule settings (deck, hand size, joker
+penalty, action cap) — and the seat's own hand, first hand, legal moves and
+memory. The reference engine builds views with every other field zeroed, so a
+strategy that peeks at another hand or the stock fails the twin test.
+
+The layout (``LAYOUT``) is built with simcards.layout: every offset below is
+handed out by the builder, sizes come from the rules.
 """
 from __future__ import annotations
 
@@ -14,30 +21,121 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import memory_accessors, memory_block
+from simcards.games.vzhukh.rules import MAX_COUNT, MAX_PLAYERS, N_KINDS, N_MOVES, ROUNDS
+from simcards.layout import Layout
 
-# ---- layout of the state array s (scalars first, then per-kind and per-seat blocks)
+#: a hand's row is N_KINDS counts padded to a power of two, so that hand(p) is a shift
+HAND_SHIFT = 4
+HAND_STRIDE = 1 << HAND_SHIFT
+assert HAND_STRIDE >= N_KINDS
+#: the legal moves are a bit mask over the move codes (rules.encode_move): move m is legal
+#: when bit m & 31 (its count) of word m >> 5 (its action and kind) is set. A seat's row is
+#: LEGAL_STRIDE such words; ascending codes are the canonical order of the moves.
+LEGAL_STRIDE = N_MOVES >> 5
+LEGAL_SHIFT = LEGAL_STRIDE.bit_length() - 1
+assert LEGAL_STRIDE == 1 << LEGAL_SHIFT and MAX_COUNT < 32
+
+LAYOUT = Layout("vzhukh")
+# ---- the table: who acts, the stack, counters (public)
 (N, CUR, PHASE, DIR, STACK_KIND, STACK_N, ROUND, ACTIONS, PASSES, TAKES, ROUND_STEPS, IN_ROW,
- ENDING, OVER, UNFINISHED, STOCK_N, HAND_SIZE, CAP, JOKER_PENALTY, DECK) = range(20)
-COUNTS = 24         # cards of each kind in the deck (13 kinds)
-DISCARD = 40        # cards of each kind on the discard pile
-HAND_N = 56         # cards in hand[p]            (6 seats at most)
-PENALTY = 64        # penalty points of seat p so far
-ROUND_PEN = 72      # penalty of seat p in round r: s[ROUND_PEN + 3 * p + r]
-TAKES_BY = 96       # stacks taken by seat p
-JOKERS_LEFT = 104   # jokers left in seat p's hand at the ends of rounds
-DEALT = 112         # bit mask of the kinds in seat p's first hand
-HANDS = 128         # hands: s[HANDS + 16 * p + kind]
-STOCK = 224         # stock[0:stock_n], top card last
+ ENDING, OVER, UNFINISHED, STOCK_N) = LAYOUT.scalars(
+    "N", "CUR", "PHASE", "DIR", "STACK_KIND", "STACK_N", "ROUND", "ACTIONS", "PASSES", "TAKES",
+    "ROUND_STEPS", "IN_ROW", "ENDING", "OVER", "UNFINISHED", "STOCK_N")
+# ---- rule settings (public)
+HAND_SIZE, CAP, JOKER_PENALTY, DECK = LAYOUT.scalars("HAND_SIZE", "CAP", "JOKER_PENALTY", "DECK")
+COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
+# ---- what the table has seen (public)
+DISCARD = LAYOUT.block("DISCARD", N_KINDS)            # cards of each kind on the discard pile
+HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in seat p's hand
+# per game, zeroed by start_game: from PENALTY up to PER_GAME_END
+PENALTY = LAYOUT.block("PENALTY", MAX_PLAYERS)        # penalty points of seat p so far
+ROUND_PEN = LAYOUT.block("ROUND_PEN", MAX_PLAYERS, ROUNDS)   # s[ROUND_PEN + ROUNDS * p + r]
+TAKES_BY = LAYOUT.block("TAKES_BY", MAX_PLAYERS)      # stacks taken by seat p
+JOKERS_LEFT = LAYOUT.block("JOKERS_LEFT", MAX_PLAYERS)  # jokers left in p's hand at rounds' ends
+#: the last stack seat p took (rule 10): kind, count, and the action counter right after the
+#: take; count 0 while p has taken none this game. The taker could not beat it: no joker, no
+#: card of its rank, no rank worth more, in the hand it still holds (it draws nothing).
+LAST_TAKE = LAYOUT.block("LAST_TAKE", MAX_PLAYERS, 3)
+TAKE_KIND, TAKE_COUNT, TAKE_ACTION = 0, 1, 2           # columns of a LAST_TAKE row
+# ---- one seat's own (seat-private rows)
+DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # kinds in p's first hand
+MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
+PER_GAME_END = LAYOUT.size
+HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, HAND_STRIDE, visibility="seat")  # s[HANDS + 16p + kind]
+#: the legal moves of p's current (or last) decision, written by fast.advance: the bit mask
+#: over move codes (see LEGAL_STRIDE)
+LEGAL = LAYOUT.block("LEGAL", MAX_PLAYERS, LEGAL_STRIDE, visibility="seat")
+# ---- the stock, top card last (hidden)
+STOCK = LAYOUT.tail("STOCK")
+
+memory, remember = memory_accessors(MEMORY)
 
 View = namedtuple("View", ["s", "seat"])
 
 
+# ------------------------------------------------------------------ own hand and moves
 @njit(inline="always", **NJIT_OPTIONS)
 def held(view, kind):
     """How many cards of ``kind`` the player holds."""
-    return view.s[HANDS + (view.seat << 4) + kind]
+    return view.s[HANDS + (view.seat << HAND_SHIFT) + kind]
 
 
+@njit(inline="always", **NJIT_OPTIONS)
+def dealt_mask(view):
+    """Bit k set when kind k was in this seat's first hand of the game."""
+    return view.s[DEALT + view.seat]
+
+
+@njit(**NJIT_OPTIONS)
+def n_legal(view):
+    """How many legal moves this decision has (at least 1)."""
+    row = LEGAL + (view.seat << LEGAL_SHIFT)
+    n = 0
+    for w in range(LEGAL_STRIDE):
+        bits = view.s[row + w]
+        while bits != 0:
+            bits &= bits - 1
+            n += 1
+    return n
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def legal_counts(view, action, kind):
+    """The legal counts of (action, kind) as a bit mask: bit c set when
+    ``encode_move(action, kind, c)`` is legal; 0 when none is."""
+    return view.s[LEGAL + (view.seat << LEGAL_SHIFT) + (action << 4) + kind]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal_move(view, move):
+    if move < 0 or move >= N_MOVES:
+        return False
+    return (view.s[LEGAL + (view.seat << LEGAL_SHIFT) + (move >> 5)] >> (move & 31)) & 1 != 0
+
+
+@njit(**NJIT_OPTIONS)
+def legal_move(view, i):
+    """Legal move i, 0 <= i < n_legal(view), in the canonical order (ascending codes):
+    attacks by (rank, count); defences: transfers by count, beats by (rank, count), jokers
+    by kind. -1 when i is out of range."""
+    row = LEGAL + (view.seat << LEGAL_SHIFT)
+    for w in range(LEGAL_STRIDE):
+        bits = view.s[row + w]
+        while bits != 0:
+            low = bits & -bits
+            if i == 0:
+                c = 0
+                while low > 1:
+                    low >>= 1
+                    c += 1
+                return (w << 5) | c
+            i -= 1
+            bits ^= low
+    return -1
+
+
+# ------------------------------------------------------------------ the stack and the table
 @njit(inline="always", **NJIT_OPTIONS)
 def stack_kind(view):
     """The kind (rank) of the cards in the stack; -1 when attacking (no stack)."""
@@ -63,13 +161,8 @@ def on_discard(view, kind):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def hand_size(view, p):
+    """Cards in seat p's hand now."""
     return view.s[HAND_N + p]
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def penalty(view, p):
-    """Penalty points of seat p so far in the game."""
-    return view.s[PENALTY + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -84,11 +177,120 @@ def direction(view):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def n_players(view):
+    return view.s[N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def defending(view):
+    """True for a defence (a stack faces this seat), False for an attack."""
+    return view.s[PHASE] != 0
+
+
+# ------------------------------------------------------------------ scores and what each seat did
+@njit(inline="always", **NJIT_OPTIONS)
+def penalty(view, p):
+    """Penalty points of seat p so far in the game."""
+    return view.s[PENALTY + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def round_penalty(view, p, r):
+    """Penalty points of seat p in round r (0, 1, 2)."""
+    return view.s[ROUND_PEN + ROUNDS * p + r]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def takes(view, p):
+    """Stacks seat p has taken this game."""
+    return view.s[TAKES_BY + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def last_take_kind(view, p):
+    """The kind of the last stack seat p took, if it took one (see last_take_count)."""
+    return view.s[LAST_TAKE + 3 * p + TAKE_KIND]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def last_take_count(view, p):
+    """The cards in the last stack seat p took; 0 when it has taken none this game."""
+    return view.s[LAST_TAKE + 3 * p + TAKE_COUNT]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def last_take_action(view, p):
+    """The game's action counter (``actions``) right after seat p's last take."""
+    return view.s[LAST_TAKE + 3 * p + TAKE_ACTION]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def jokers_left(view, p):
+    """Jokers seat p held when the finished rounds ended (each cost joker_penalty)."""
+    return view.s[JOKERS_LEFT + p]
+
+
+# ------------------------------------------------------------------ counters
+@njit(inline="always", **NJIT_OPTIONS)
 def round_index(view):
     """The round in play: 0, 1 or 2."""
     return view.s[ROUND]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def n_players(view):
-    return view.s[N]
+def actions(view):
+    """Actions so far this game (passes not counted)."""
+    return view.s[ACTIONS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def passes(view):
+    """Passed attacks so far this game (rule 3)."""
+    return view.s[PASSES]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def takes_total(view):
+    """Stacks taken so far this game, by every seat."""
+    return view.s[TAKES]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def round_steps(view):
+    """Actions and passes so far in the round in play (what action_cap counts)."""
+    return view.s[ROUND_STEPS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def passes_in_row(view):
+    """Attacks passed in a row just before this one (n in a row end the round)."""
+    return view.s[IN_ROW]
+
+
+# ------------------------------------------------------------------ rule settings
+@njit(inline="always", **NJIT_OPTIONS)
+def deck_count(view, kind):
+    """Cards of ``kind`` in the deck (the count_* options)."""
+    return view.s[COUNTS + kind]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def deck_size(view):
+    return view.s[DECK]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def hand_limit(view):
+    """The hand_size option: cards dealt, and what a player draws back up to."""
+    return view.s[HAND_SIZE]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def joker_cost(view):
+    """The joker_penalty option: points per joker in hand when a round ends."""
+    return view.s[JOKER_PENALTY]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def action_cap(view):
+    return view.s[CAP]

@@ -1,0 +1,32 @@
+"""Vzhukh's default decisions: what a strategy that leaves a decision out plays.
+
+``attack``: every card of the lowest rank held. Low cards make poor beats, so
+they are the ones to spend on attacks, and the high ones are kept for beating;
+most strategies attack this way and only say how they defend.
+"""
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.games.vzhukh.rules import ATTACK, N_NUMBERS, encode_move
+from simcards.games.vzhukh.view import held
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def lowest_rank(view):
+    """The lowest number card kind in hand, or -1."""
+    for k in range(N_NUMBERS):
+        if held(view, k) > 0:
+            return k
+    return -1
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def attack_lowest(view):
+    """Every card of the lowest rank held."""
+    k = lowest_rank(view)
+    return encode_move(ATTACK, k, held(view, k))
+
+
+@njit(**NJIT_OPTIONS)
+def attack(view, rng):
+    return attack_lowest(view)
