@@ -27,7 +27,7 @@ from scipy.stats import norm
 from statsmodels.stats.weightstats import DescrStatsW
 
 from simcards.report import inference
-from simcards.report.experiment import MAIN, SWEEP, Cell, Experiment
+from simcards.report.experiment import MAIN, Cell, Experiment
 from simcards.stats import CONFIDENCE, mean_interval
 
 Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
@@ -127,28 +127,43 @@ def seat_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
 
     Seat advantage is read from each of the cell's mirror line-ups (every seat
     the same strategy: the basis is that strategy) where it has some, else from
-    all its line-ups (basis "all line-ups", balanced by the seat-order design)."""
-    parts = []
+    all its line-ups (basis "all line-ups", balanced by the seat-order design).
+    The bases of ``seat_bases``, for every cell in one grouping of the frame."""
+    offsets = lineup_offsets(exp)
+    bases: list[tuple[int, str]] = []        # (cell, basis), in the cell's order of seat_bases
+    key_of = np.full(sum(len(c.lineups) for c in exp.cells), -1)
     for cell in exp.cells:
-        for basis, rows in seat_bases(frame, exp, cell):
-            per_deal = rows.groupby(["seat", "game"])["win_share"].mean()
-            agg = _interval_rows(per_deal, ["seat"])
-            agg["cell"] = cell.id
-            agg["basis"] = basis
-            parts.append(agg)
-    out = _cell_info(pd.concat(parts, ignore_index=True), exp)
+        has_mirror = any(cell.mirror)
+        if not has_mirror:
+            bases.append((cell.id, ALL_LINEUPS))
+        for i, m in enumerate(cell.mirror):
+            if m:
+                bases.append((cell.id, cell.lineups[i][0]))
+            if m or not has_mirror:
+                key_of[offsets[cell.id] + i] = len(bases) - 1
+    key = key_of[frame["lineup"].to_numpy()]
+    rows = pd.DataFrame({"key": key, "seat": frame["seat"].to_numpy(), "game": frame["game"].to_numpy(),
+                         "win_share": frame["win_share"].to_numpy()})[key >= 0]
+    per_deal = rows.groupby(["key", "seat", "game"], sort=True)["win_share"].mean()
+    out = _interval_rows(per_deal, ["key", "seat"])
+    out.insert(0, "cell", [bases[k][0] for k in out["key"]])
+    out.insert(1, "basis", [bases[k][1] for k in out["key"]])
+    out = out.drop(columns="key")
+    out = _cell_info(out, exp)
     out["fair_share"] = 1.0 / out["players"]
     return out[["cell", "part", "players", "sweep_value", "seat", "basis", "games", "wins",
                 "win_rate", "ci_low", "ci_high", "se", "fair_share"]]
 
 
 # ------------------------------------------------------------------ pairwise comparisons
-def _lineup_matrix(frame: pd.DataFrame, cell: Cell, mirrors: set[int]) -> pd.DataFrame:
-    """Per deal (rows) the mean win share of each (line-up, strategy) (columns)."""
-    rows = frame[(frame["cell"] == cell.id) & ~frame["lineup"].isin(mirrors)]
-    x = rows.groupby(["game", "lineup", "strategy"], observed=True)["win_share"].mean()
-    x = x.unstack(["lineup", "strategy"])
-    return x
+def _lineup_matrices(frame: pd.DataFrame, exp: Experiment, cells: list[int]):
+    """(cell, matrix) of the given cells: per deal (rows) the mean win share of each
+    (line-up, strategy) (columns), mirror line-ups left out; one grouping of the frame."""
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    rows = frame[frame["cell"].isin(cells) & ~frame["lineup"].isin(mirrors)]
+    x = rows.groupby(["cell", "game", "lineup", "strategy"], observed=True)["win_share"].mean()
+    for cell, part in x.groupby(level="cell", sort=True):
+        yield int(cell), part.droplevel("cell").unstack(["lineup", "strategy"])
 
 
 def paired_difference(d: np.ndarray) -> tuple[float, float, float, float]:
@@ -175,33 +190,33 @@ def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     line-up had been dealt its own games (the sum of each line-up's own
     variance), so crn_saving = 1 - var_crn / var_independent.
     """
-    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    players = {c.id: c.players for c in exp.cells}
     records = []
-    for cell in exp.cells:
-        if cell.part != MAIN:
-            continue
-        x = _lineup_matrix(frame, cell, mirrors)
+    for cell, x in _lineup_matrices(frame, exp, [c.id for c in exp.cells if c.part == MAIN]):
         if x.empty:
             continue
-        names = sorted({s for _, s in x.columns})
-        by_strategy = {s: [c for c in x.columns if c[1] == s] for s in names}
+        columns = list(x.columns)
+        values = x.to_numpy(float)
+        position = {c: i for i, c in enumerate(columns)}
+        names = sorted({s for _, s in columns})
+        by_strategy = {s: [c for c in columns if c[1] == s] for s in names}
         for a, b in itertools.combinations(names, 2):
             ca, cb = by_strategy[a], by_strategy[b]
-            xa = x[ca].to_numpy(float)
-            xb = x[cb].to_numpy(float)
+            xa = values[:, [position[c] for c in ca]]
+            xb = values[:, [position[c] for c in cb]]
             d = xa.mean(axis=1) - xb.mean(axis=1)
             var_crn = float(np.var(d, ddof=1)) if len(d) > 1 else float("nan")
             var_ind = 0.0
             for lineup in sorted({l for l, _ in ca + cb}):
                 part = np.zeros(len(d))
-                if (lineup, a) in ca:
-                    part += x[(lineup, a)].to_numpy(float) / len(ca)
-                if (lineup, b) in cb:
-                    part -= x[(lineup, b)].to_numpy(float) / len(cb)
+                if (lineup, a) in position:
+                    part += values[:, position[(lineup, a)]] / len(ca)
+                if (lineup, b) in position:
+                    part -= values[:, position[(lineup, b)]] / len(cb)
                 var_ind += float(np.var(part, ddof=1)) if len(d) > 1 else float("nan")
             mean, low, high, p_value = paired_difference(d)
             saving = 1 - var_crn / var_ind if var_ind > 0 else float("nan")
-            records.append({"cell": cell.id, "players": cell.players, "a": a, "b": b,
+            records.append({"cell": cell, "players": players[cell], "a": a, "b": b,
                             "games": len(d), "diff_pp": 100 * mean, "ci_low_pp": 100 * low,
                             "ci_high_pp": 100 * high, "p_value": p_value, "var_crn": var_crn,
                             "var_independent": var_ind, "crn_saving": saving})
@@ -247,28 +262,6 @@ def ranking_events(ranks: np.ndarray, items: np.ndarray) -> list[tuple[int, list
             events.append((int(items[p]), [int(items[q]) for q in remaining if q != p]))
         remaining = [p for p in remaining if ranks[p] != place]
     return events
-
-
-def plackett_luce(n_items: int, events: list[tuple[int, list[int]]],
-                  alpha: float = RATING_ALPHA) -> tuple[np.ndarray, np.ndarray]:
-    """Maximum-likelihood strengths (choix I-LSR) and their standard errors.
-
-    Strengths are centred log-weights; the standard errors come from the
-    observed Fisher information, sum over events of diag(p) - p p^T with p the
-    choice probabilities over items (seats of one item add up)."""
-    theta = fit_strengths(n_items, events, alpha=alpha)
-    sets: dict[tuple[int, ...], int] = {}
-    for winner, losers in events:
-        key = tuple(np.bincount([winner] + list(losers), minlength=n_items))
-        sets[key] = sets.get(key, 0) + 1
-    info = np.zeros((n_items, n_items))
-    w = np.exp(theta)
-    for key, count in sets.items():
-        m = np.asarray(key, float) * w
-        p = m / m.sum()
-        info += count * (np.diag(p) - np.outer(p, p))
-    cov = np.linalg.pinv(info)
-    return theta, np.sqrt(np.clip(np.diag(cov), 0, None))
 
 
 def fit_strengths(n_items: int, events: list[tuple[int, list[int]]], init=None,

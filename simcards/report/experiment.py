@@ -34,10 +34,15 @@ The file::
     option = "lives"
     values = [3, 4, 5, 6, 7]
     players = [4]                      # optional: default the experiment's players
+    grid_option = "hand_size"          # optional: a second option; the sweep is then the grid of
+    grid_values = [8, 10, 12]          #   every (value, grid value) pair, drawn as a heatmap
 
 The sweep's default value (the main rules' value) is not replayed: at a player
 count of the main part the main cell is the baseline every value is compared
 with on the same deals; elsewhere a baseline cell with the default is played.
+A grid's default is the pair of both defaults; every other pair is compared
+with it on the same deals (Benjamini-Hochberg over the grid's many cells; a
+one-option sweep uses Holm).
 """
 from __future__ import annotations
 
@@ -55,7 +60,7 @@ from simcards.rng import MAX_SEED
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
             "tolerance", "seconds_per_turn", "rules", "lineups", "sweep")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
-SWEEP_KEYS = ("option", "values", "players")
+SWEEP_KEYS = ("option", "values", "players", "grid_option", "grid_values")
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 1_000_000
 DEFAULT_TOLERANCE = 0.02
@@ -81,7 +86,7 @@ class Cell:
     @property
     def label(self) -> str:
         if self.part == SWEEP:
-            return f"{self.players} players, sweep value {self.sweep_value}"
+            return f"{self.players} players, sweep value {self.sweep_value}"  # a grid's: (value, grid value)
         return f"{self.players} players"
 
 
@@ -110,11 +115,44 @@ class Experiment:
     tolerance: float = DEFAULT_TOLERANCE
     seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
     mirror_note: str = ""            # where "auto" mirrors came from
+    grid_option: str | None = None   # a second swept option: the sweep is a grid
+    grid_values: tuple = ()
 
     @property
     def sweep_default(self):
         """The swept option's value in the main rules: the baseline of every sweep effect."""
         return None if self.sweep_option is None else self.resolved_rules[self.sweep_option]
+
+    @property
+    def grid_default(self):
+        return None if self.grid_option is None else self.resolved_rules[self.grid_option]
+
+    @property
+    def sweep_base(self):
+        """The sweep value of the baseline: the default, or for a grid the pair of defaults."""
+        return self.sweep_default if self.grid_option is None else (self.sweep_default, self.grid_default)
+
+    @property
+    def sweep_points(self) -> list:
+        """The sweep's values; for a grid every (value, grid value) pair, values outermost."""
+        if self.grid_option is None:
+            return list(self.sweep_values)
+        return list(itertools.product(self.sweep_values, self.grid_values))
+
+    def sweep_rules(self, value) -> dict:
+        """The rules given, with the swept option(s) set to a sweep value."""
+        rules = dict(self.rules)
+        if self.grid_option is None:
+            rules[self.sweep_option] = value
+        else:
+            rules[self.sweep_option], rules[self.grid_option] = value
+        return rules
+
+    def sweep_label(self, value) -> str:
+        """``lives=3``, or for a grid ``lives=3, hand_size=8``."""
+        if self.grid_option is None:
+            return f"{self.sweep_option}={value}"
+        return f"{self.sweep_option}={value[0]}, {self.grid_option}={value[1]}"
     cells: list[Cell] = field(default_factory=list)
 
     @property
@@ -137,8 +175,11 @@ class Experiment:
                         "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
             "sweep": None if self.sweep_option is None else {
                 "option": self.sweep_option, "values": list(self.sweep_values),
-                "players": list(self.sweep_players)},
-            "cells": [{"id": c.id, "part": c.part, "players": c.players, "sweep_value": c.sweep_value,
+                "players": list(self.sweep_players),
+                **({} if self.grid_option is None else {"grid_option": self.grid_option,
+                                                        "grid_values": list(self.grid_values)})},
+            "cells": [{"id": c.id, "part": c.part, "players": c.players,
+                       "sweep_value": list(c.sweep_value) if isinstance(c.sweep_value, tuple) else c.sweep_value,
                        "rules": c.rules, "lineups": [list(x) for x in c.lineups]} for c in self.cells],
         }
 
@@ -250,19 +291,18 @@ def _build_cells(exp: Experiment, check: _Checker) -> list[Cell]:
     cells: list[Cell] = []
     parts = [(MAIN, None, exp.players, exp.resolved_rules)]
     if exp.sweep_option is not None:
-        default = exp.sweep_default
-        for value in exp.sweep_values:
-            rules = dict(exp.rules)
-            rules[exp.sweep_option] = value
+        default = exp.sweep_base
+        points = exp.sweep_points
+        for value in points:
             # the default is the main cell where there is one: not played twice
             counts = tuple(n for n in exp.sweep_players if value != default or n not in exp.players)
             if counts:
-                parts.append((SWEEP, value, counts, rules))
-        baseline = tuple(n for n in exp.sweep_players if n not in exp.players and default not in exp.sweep_values)
+                parts.append((SWEEP, value, counts, exp.sweep_rules(value)))
+        baseline = tuple(n for n in exp.sweep_players if n not in exp.players and default not in points)
         if baseline:
             parts.append((SWEEP, default, baseline, dict(exp.rules)))
     for part, value, counts, rules in parts:
-        key = "sweep.values" if part == SWEEP else "rules"
+        key = ("sweep.values" if exp.grid_option is None else "sweep") if part == SWEEP else "rules"
         try:
             resolved = exp.spec.resolve_rules(rules)
         except SimcardsError as exc:
@@ -276,7 +316,8 @@ def _build_cells(exp: Experiment, check: _Checker) -> list[Cell]:
             try:
                 exp.spec.encode_params(resolved, n)
             except SimcardsError as exc:
-                where = f"{key} (value {value!r})" if part == SWEEP else key
+                where = key if part != SWEEP else (f"{key} (value {value!r})" if exp.grid_option is None
+                                                   else f"{key} ({exp.sweep_label(value)})")
                 raise check.fail(where, f"{exc} at {n} players", "rules playable at every "
                                  "player count of the experiment") from None
             cells.append(Cell(len(cells), part, n, resolved, tuple(lineups), tuple(mirror), value))
@@ -422,26 +463,39 @@ def parse_experiment(path: Path, text: str) -> Experiment:
         if option not in names:
             raise check.fail("sweep.option", f"unknown rule option {option!r} for {spec.name}",
                              choices(names))
-        opt = spec.options[names.index(option)]
-        values = sweep.get("values")
-        if not isinstance(values, list) or len(values) < 2:
-            raise check.fail("sweep.values", f"bad value {values!r}",
-                             f"a list of at least 2 values, each {opt.accepted()}")
-        converted = []
-        for i, v in enumerate(values):
-            try:
-                if opt.kind is int and isinstance(v, str):
-                    raise SimcardsError("string for an integer")
-                converted.append(opt.convert(spec.name, v))
-            except SimcardsError:
-                raise check.fail(f"sweep.values[{i}]", f"bad value {v!r}", opt.accepted()) from None
-        if len(set(converted)) != len(converted):
-            raise check.fail("sweep.values", f"a value is listed twice in {values!r}", "distinct values")
+        converted = _sweep_values(check, spec, sweep, option, "values")
+        if "grid_option" in sweep or "grid_values" in sweep:
+            grid = sweep.get("grid_option")
+            if grid not in names or grid == option:
+                raise check.fail("sweep.grid_option", f"bad value {grid!r}",
+                                 f"a second rule option of {spec.name} to sweep with {option!r} as a grid: "
+                                 + choices(n for n in names if n != option))
+            exp.grid_option, exp.grid_values = grid, _sweep_values(check, spec, sweep, grid, "grid_values")
         sweep_players = (check.int_list(sweep, "players", spec.min_players, spec.max_players, "sweep.")
                          if "players" in sweep else players)
-        exp.sweep_option, exp.sweep_values, exp.sweep_players = option, tuple(converted), sweep_players
+        exp.sweep_option, exp.sweep_values, exp.sweep_players = option, converted, sweep_players
     exp.cells = _build_cells(exp, check)
     return exp
+
+
+def _sweep_values(check: _Checker, spec: GameSpec, sweep: dict, option: str, key: str) -> tuple:
+    """``sweep.<key>``: at least 2 distinct values of the rule option ``option``, converted."""
+    opt = {o.name: o for o in spec.options}[option]
+    values = sweep.get(key)
+    if not isinstance(values, list) or len(values) < 2:
+        raise check.fail(f"sweep.{key}", f"bad value {values!r}",
+                         f"a list of at least 2 values, each {opt.accepted()}")
+    converted = []
+    for i, v in enumerate(values):
+        try:
+            if opt.kind is int and isinstance(v, str):
+                raise SimcardsError("string for an integer")
+            converted.append(opt.convert(spec.name, v))
+        except SimcardsError:
+            raise check.fail(f"sweep.{key}[{i}]", f"bad value {v!r}", opt.accepted()) from None
+    if len(set(converted)) != len(converted):
+        raise check.fail(f"sweep.{key}", f"a value is listed twice in {values!r}", "distinct values")
+    return tuple(converted)
 
 
 def load_experiment(path: str | Path) -> Experiment:

@@ -23,8 +23,6 @@ from simcards.stats import CONFIDENCE
 
 #: Bootstrap resamples of deals for the rating intervals.
 BOOTSTRAP = 40
-#: Default tolerance of a balance verdict: a seat within this of its fair share is fair enough.
-TOLERANCE = 0.02
 CARD_CORRECTION = "fdr_bh"        # Benjamini-Hochberg over the cards of a report
 PAIR_CORRECTION = "holm"          # Holm over the strategy pairs of a report
 

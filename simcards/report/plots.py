@@ -199,7 +199,7 @@ def card_balance(res: Results, exp: Experiment, out_dir: Path) -> str | None:
 def sweep_effects(res: Results, exp: Experiment, out_dir: Path) -> str | None:
     """Effects against the default, one panel per (group, player count); the default sits at 0."""
     eff = res.sweep
-    if eff is None or eff.empty:
+    if eff is None or eff.empty or exp.grid_option is not None:
         return None
     labels = [str(v) for v in exp.sweep_values]
     if str(exp.sweep_default) not in labels:
@@ -226,6 +226,59 @@ def sweep_effects(res: Results, exp: Experiment, out_dir: Path) -> str | None:
     return _save(fig, out_dir, "sweep_effects.png")
 
 
+#: Most panels of the grid heatmap (the table beside it has every effect).
+GRID_PANELS = 12
+
+
+def _grid_measures(eff: pd.DataFrame) -> list[tuple[int, str]]:
+    """(players, measure) panels of the grid heatmap: first-seat win rate under each basis, every
+    strategy's win rate, every mean length; at most GRID_PANELS."""
+    first = eff["measure"].str.startswith("seat 0 ")
+    picked = pd.concat([eff[(eff["group"] == "seat win rate") & first], eff[eff["group"] == "strategy win rate"],
+                        eff[eff["group"] == "game length"]])
+    return list(dict.fromkeys(zip(picked["players"], picked["measure"])))[:GRID_PANELS]
+
+
+def sweep_grid(res: Results, exp: Experiment, out_dir: Path) -> str | None:
+    """A two-option sweep as heatmaps of the effect against the defaults, one panel per (players,
+    measure): colour and number the effect, outline and * where significant after BH."""
+    eff = res.sweep
+    if eff is None or eff.empty or exp.grid_option is None:
+        return None
+    rows = [str(v) for v in exp.sweep_values]
+    cols = [str(v) for v in exp.grid_values]
+    panels = _grid_measures(eff)
+    fig, axes = _grid(len(panels), width=1.4 + 0.9 * len(cols), height=1.2 + 0.6 * len(rows), cols=3)
+    for ax, (n, measure) in zip(axes, panels):
+        d = eff[(eff["players"] == n) & (eff["measure"] == measure)]
+        m = np.full((len(rows), len(cols)), np.nan)
+        sig = np.zeros(m.shape, bool)
+        for r in d.itertuples():
+            i, j = rows.index(str(r.value)), cols.index(str(r.value2))
+            m[i, j], sig[i, j] = r.effect, r.significant
+        top = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+        image = ax.imshow(m, cmap="RdBu_r", vmin=-(top or 1.0), vmax=top or 1.0, aspect="auto")
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                if (rows[i], cols[j]) == (str(exp.sweep_default), str(exp.grid_default)):
+                    ax.text(j, i, "default", ha="center", va="center", fontsize=7, color="0.3")
+                elif np.isfinite(m[i, j]):
+                    ax.text(j, i, f"{m[i, j]:+.1f}" + ("*" if sig[i, j] else ""), ha="center", va="center",
+                            fontsize=8, weight="bold" if sig[i, j] else "normal",
+                            color="white" if abs(m[i, j]) > 0.6 * top else "black")
+                    if sig[i, j]:
+                        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, linewidth=2,
+                                                   edgecolor="black"))
+        ax.set_xticks(range(len(cols)), cols)
+        ax.set_yticks(range(len(rows)), rows)
+        ax.set_xlabel(exp.grid_option)
+        ax.set_ylabel(exp.sweep_option)
+        unit = d["unit"].iloc[0] if len(d) else "points"
+        ax.set_title(f"{measure}, {n} players\n(effect, {unit})", fontsize=8)
+        fig.colorbar(image, ax=ax, shrink=0.8)
+    return _save(fig, out_dir, "sweep_grid.png")
+
+
 def draw_all(res: Results, exp: Experiment, out_dir: Path) -> dict[str, str]:
     """Every figure the experiment has data for: {figure key: file name}."""
     figures = {
@@ -237,6 +290,7 @@ def draw_all(res: Results, exp: Experiment, out_dir: Path) -> dict[str, str]:
         "card_balance": card_balance(res, exp, out_dir),
         "seat_edges": seat_edges(res, exp, out_dir),
         "sweep_effects": sweep_effects(res, exp, out_dir),
+        "sweep_grid": sweep_grid(res, exp, out_dir),
     }
     for col in length_columns(exp.spec):
         figures[f"length_{col}"] = length_histograms(res, exp, out_dir, col)

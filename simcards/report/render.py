@@ -68,7 +68,7 @@ def _overview(run, res: Results, config: dict) -> Section:
         "every option's resolved value is in config.json.")
     rows = []
     for cell in exp.cells:
-        rows.append([cell.part, "" if cell.part == MAIN else f"{exp.sweep_option}={cell.sweep_value}",
+        rows.append([cell.part, "" if cell.part == MAIN else exp.sweep_label(cell.sweep_value),
                      cell.players, len(cell.lineups), sum(cell.mirror), f"{run.games[cell.id]:,}",
                      f"{run.games[cell.id] * len(cell.lineups):,}"])
     s.table(["part", "rule", "players", "line-ups", "of which mirror", "games per line-up", "games"], rows)
@@ -330,6 +330,8 @@ def _cards(res: Results, figs: dict) -> Section | None:
 def _sweep(res: Results, exp, figs: dict) -> Section | None:
     if res.sweep is None:
         return None
+    if exp.grid_option is not None:
+        return _grid(res, exp, figs)
     s = Section(f"Rule sweep: {exp.sweep_option}")
     s.p(f"The rule option {exp.sweep_option} takes the values {', '.join(map(str, exp.sweep_values))}; "
         f"everything else as in the main rules. Each value is compared with the default "
@@ -340,7 +342,26 @@ def _sweep(res: Results, exp, figs: dict) -> Section | None:
           "significant after Holm.")
     s.table([exp.sweep_option, "players", "measure", "deals", "effect", "95% interval", "p (Holm)", "significant"],
             [[r.value, r.players, r.measure, f"{r.deals:,}", _pp(r.effect), f"{_pp(r.ci_low)} to {_pp(r.ci_high)}",
-              _p(r.p_holm), "yes" if r.significant else "no"] for r in res.sweep.itertuples()])
+              _p(r.p_adjusted), "yes" if r.significant else "no"] for r in res.sweep.itertuples()])
+    return s
+
+
+def _grid(res: Results, exp, figs: dict) -> Section:
+    a, b = exp.sweep_option, exp.grid_option
+    s = Section(f"Rule grid: {a} × {b}")
+    s.p(f"Two rule options swept together: {a} takes the values {', '.join(map(str, exp.sweep_values))} and "
+        f"{b} the values {', '.join(map(str, exp.grid_values))}, every pair of them; everything else as in the "
+        f"main rules. Each pair is compared with the defaults ({a}={exp.sweep_default}, {b}={exp.grid_default}: "
+        "the main cell, not played again) on the same deals: the effect is the mean per-deal difference with "
+        "its paired 95% t interval. The grid's many cells are screened together, so p-values are corrected "
+        "by Benjamini-Hochberg (false discovery rate 5%) over the whole grid. Win rates in points, lengths in "
+        "their own unit.")
+    s.fig(figs.get("sweep_grid"), f"Effect of each pair of values against the defaults, {a} down and {b} "
+          "across; outlined with *: significant after Benjamini-Hochberg; 'default': the baseline itself.")
+    s.table([a, b, "players", "measure", "deals", "effect", "95% interval", "p (BH)", "significant"],
+            [[r.value, r.value2, r.players, r.measure, f"{r.deals:,}", _pp(r.effect),
+              f"{_pp(r.ci_low)} to {_pp(r.ci_high)}", _p(r.p_adjusted), "yes" if r.significant else "no"]
+             for r in res.sweep.itertuples()])
     return s
 
 

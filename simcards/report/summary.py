@@ -49,10 +49,13 @@ def records(res, exp) -> list[dict]:
             out.append(_rec("rating", None, r.strategy, r.strength, r.ci_low, r.ci_high, None,
                             "Plackett-Luce (choix), bootstrap over deals"))
     if res.sweep is not None:
+        from simcards.report.sweep import CORRECTION_NAMES, correction
+        method = f"paired t over deals vs default, {CORRECTION_NAMES[correction(exp)]}"
         for r in res.sweep.itertuples():
             scale = 100 if r.unit == "points" else 1
-            out.append(_rec("sweep", r.players, f"{exp.sweep_option}={r.value}: {r.measure}", r.effect / scale,
-                            r.ci_low / scale, r.ci_high / scale, r.deals, "paired t over deals vs default, Holm"))
+            value = r.value if exp.grid_option is None else (r.value, r.value2)
+            out.append(_rec("sweep", r.players, f"{exp.sweep_label(value)}: {r.measure}", r.effect / scale,
+                            r.ci_low / scale, r.ci_high / scale, r.deals, method))
     for v in res.verdicts:
         out.append(_rec("verdict", v.players, v.basis, v.first_edge, v.first_low, v.first_high, v.deals,
                         f"first-player edge; tolerance {exp.tolerance}", verdict=v.verdict,

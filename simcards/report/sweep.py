@@ -6,6 +6,13 @@ count, or a baseline cell with the default where the main part lacks the count)
 start from the same random stream. The effect of a value is the mean over
 common deals of (score under the value - score under the default), with its
 paired t interval; p-values are corrected over the whole sweep by Holm.
+
+A grid (two options swept together) compares every pair of values with the
+pair of defaults in the same way; its many cells are screened rather than
+tested one hypothesis at a time, so its p-values are corrected by
+Benjamini-Hochberg (false discovery rate 5%). Columns ``value`` and ``value2``
+hold the two options' values of a grid cell (``value2`` is None in a
+one-option sweep).
 """
 from __future__ import annotations
 
@@ -14,15 +21,23 @@ import pandas as pd
 from simcards.report import inference
 from simcards.report.experiment import MAIN, SWEEP, Cell, Experiment
 
-COLUMNS = ["cell", "value", "players", "group", "measure", "unit", "deals", "effect", "ci_low", "ci_high",
+COLUMNS = ["cell", "value", "value2", "players", "group", "measure", "unit", "deals", "effect", "ci_low", "ci_high",
            "p_value"]
 
 
+CORRECTION_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+
+
+def correction(exp: Experiment) -> str:
+    """statsmodels' name of the sweep's multiplicity correction: Holm, or BH for a grid."""
+    return inference.PAIR_CORRECTION if exp.grid_option is None else inference.CARD_CORRECTION
+
+
 def baseline_cell(exp: Experiment, cell: Cell) -> Cell | None:
-    """The cell a sweep cell is compared with: same player count, the option at its default."""
+    """The cell a sweep cell is compared with: same player count, the option(s) at the default."""
     for c in exp.cells:
         if c.players == cell.players and c.id != cell.id and (
-                c.part == MAIN or (c.part == SWEEP and c.sweep_value == exp.sweep_default)):
+                c.part == MAIN or (c.part == SWEEP and c.sweep_value == exp.sweep_base)):
             return c
     return None
 
@@ -45,7 +60,8 @@ def _per_deal_measures(frame: pd.DataFrame, exp: Experiment, cell: Cell, lengths
 
 
 def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
-    """One row per sweep value, player count and measure: the paired effect against the default."""
+    """One row per sweep value (grid: pair of values), player count and measure: the paired effect
+    against the default, with p-values adjusted over the sweep (``correction``) in ``p_adjusted``."""
     if exp.sweep_option is None:
         return None
     from simcards.report.analysis import length_columns, paired_difference
@@ -53,7 +69,7 @@ def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
     records = []
     for cell in exp.cells:
         base = baseline_cell(exp, cell) if cell.part == SWEEP else None
-        if base is None or cell.sweep_value == exp.sweep_default:
+        if base is None or cell.sweep_value == exp.sweep_base:
             continue
         mine = _per_deal_measures(frame, exp, cell, lengths)
         theirs = _per_deal_measures(frame, exp, base, lengths)
@@ -66,10 +82,11 @@ def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
                 continue
             mean, low, high, p = paired_difference(d)
             scale = 100.0 if key[2] == "points" else 1.0
-            records.append({"cell": cell.id, "value": cell.sweep_value, "players": cell.players,
+            value, value2 = cell.sweep_value if exp.grid_option is not None else (cell.sweep_value, None)
+            records.append({"cell": cell.id, "value": value, "value2": value2, "players": cell.players,
                             "group": key[0], "measure": key[1], "unit": key[2], "deals": len(d),
                             "effect": scale * mean, "ci_low": scale * low, "ci_high": scale * high,
                             "p_value": p})
     out = pd.DataFrame(records, columns=COLUMNS)
-    out["p_holm"], out["significant"] = inference.correct(out["p_value"], inference.PAIR_CORRECTION)
+    out["p_adjusted"], out["significant"] = inference.correct(out["p_value"], correction(exp))
     return out

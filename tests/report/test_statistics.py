@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from simcards.report.analysis import (card_effects, games_needed, paired_difference, plackett_luce,
-                                      ranking_events)
+from simcards.report.analysis import card_effects, fit_strengths, games_needed, paired_difference, ranking_events
+from simcards.report.inference import bootstrap_rating
 from simcards.stats import wilson
 
 
@@ -58,6 +58,15 @@ def test_ranking_events_with_ties():
     assert events == [(0, [1, 2, 3]), (1, [2, 3]), (2, [1, 3])]
 
 
+def _rating(n_items: int, per_game: list, alpha: float, resamples: int = 20):
+    """Strengths and their standard errors as a report gets them: choix, then a bootstrap over
+    deals (here every game is its own deal)."""
+    theta = fit_strengths(n_items, [e for game in per_game for e in game], alpha=alpha)
+    se = bootstrap_rating(n_items, per_game, lambda ev, init: fit_strengths(n_items, ev, init, alpha=alpha),
+                          theta, seed=4, resamples=resamples)
+    return theta, se
+
+
 def test_plackett_luce_equals_choix_rankings_without_ties():
     import choix
     rng_state = np.random.get_state()
@@ -65,12 +74,12 @@ def test_plackett_luce_equals_choix_rankings_without_ties():
     truth = np.array([0.8, 0.3, -0.2, -0.9])
     rankings = choix.generate_rankings(truth, 2000, size=3)
     np.random.set_state(rng_state)
-    events = []
+    per_game = []
     for ranking in rankings:
         ranks = np.empty(len(ranking), int)
         ranks[np.arange(len(ranking))] = np.arange(1, len(ranking) + 1)
-        events += ranking_events(ranks, np.asarray(ranking))
-    theta, se = plackett_luce(4, events, alpha=0.0)
+        per_game.append(ranking_events(ranks, np.asarray(ranking)))
+    theta, se = _rating(4, per_game, alpha=0.0, resamples=12)
     expected = choix.ilsr_rankings(4, rankings, tol=1e-10)
     assert theta == pytest.approx(expected, abs=1e-5)
     assert np.all(np.abs(theta - truth) < 4 * se)
@@ -82,8 +91,8 @@ def test_plackett_luce_recovers_strengths_with_repeated_strategies():
     truth = np.array([1.0, 0.2, -0.4, -0.8])
     truth -= truth.mean()
     weights = np.exp(truth)
-    events = []
-    for g in range(6000):
+    per_game = []
+    for g in range(3000):
         items = rng.choice(4, size=3, replace=False)
         seats = np.append(items, items[0])          # items[0] plays two seats
         left = list(range(4))
@@ -93,8 +102,8 @@ def test_plackett_luce_recovers_strengths_with_repeated_strategies():
             pick = left[rng.choice(len(left), p=w / w.sum())]
             ranks[pick] = place
             left.remove(pick)
-        events += ranking_events(ranks, seats)
-    theta, se = plackett_luce(4, events)
+        per_game.append(ranking_events(ranks, seats))
+    theta, se = _rating(4, per_game, alpha=0.01, resamples=12)
     assert np.all(np.abs(theta - truth) < 4 * se), (theta, truth, se)
     assert np.all(se < 0.06)
     assert list(np.argsort(-theta)) == [0, 1, 2, 3]
