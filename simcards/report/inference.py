@@ -116,6 +116,10 @@ def seat_test(per_deal: np.ndarray) -> float:
     return float(test_mvmean(diffs[:, keep], np.zeros(int(keep.sum()))).pvalue)
 
 
+#: An undetermined verdict asks for at most this many times the deals played so far.
+MAX_GROWTH = 1000
+
+
 def decide(edges: pd.DataFrame, tolerance: float) -> tuple[str, int]:
     """Verdict from seat edges (columns edge, low, high, deals) and the tolerance.
 
@@ -133,7 +137,9 @@ def decide(edges: pd.DataFrame, tolerance: float) -> tuple[str, int]:
     for r in edges[~inside].itertuples():
         half = (r.high - r.low) / 2
         gap = abs(tolerance - abs(r.edge))
-        if gap <= 0 or half <= 0:
+        # an edge (almost) on the tolerance needs more deals than any run could play:
+        # say so (need stays 0) rather than print an astronomical count
+        if half <= 0 or gap <= half / math.sqrt(MAX_GROWTH):
             continue
         need = max(need, math.ceil(r.deals * (half / gap) ** 2) - r.deals)
     return "undetermined", need
@@ -142,5 +148,6 @@ def decide(edges: pd.DataFrame, tolerance: float) -> tuple[str, int]:
 def verdict_text(v: Verdict, tolerance: float) -> str:
     if v.verdict == "undetermined":
         return (f"undetermined: about {v.more_games:,} more deals needed" if v.more_games > 0
-                else "undetermined: a seat sits at the tolerance's edge")
+                else f"undetermined: a seat's edge sits at the tolerance, more than "
+                     f"{MAX_GROWTH:,} times the deals played would be needed to decide")
     return f"{v.verdict} (±{100 * tolerance:.1f} points)" if v.verdict.startswith("balanced") else v.verdict

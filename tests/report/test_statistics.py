@@ -116,3 +116,14 @@ def test_games_needed():
     need = games_needed(iv, {0: 100, 1: 400}, 0.01)
     assert need == {0: int(np.ceil(100 * 4 * 1.1))}
     assert games_needed(iv, {0: 100, 1: 400}, 0.05) == {}
+
+
+def test_an_edge_on_the_tolerance_asks_for_no_astronomical_number_of_deals():
+    import pandas as pd
+    from simcards.report.inference import MAX_GROWTH, decide
+    on_edge = pd.DataFrame({"edge": [-0.02 + 1e-17], "low": [-0.05], "high": [0.01], "deals": [4000]})
+    assert decide(on_edge, 0.02) == ("undetermined", 0)
+    near = pd.DataFrame({"edge": [0.0], "low": [-0.03], "high": [0.03], "deals": [4000]})
+    verdict, more = decide(near, 0.02)
+    # half-width 0.03 must shrink to 0.02: (0.03 / 0.02)^2 = 2.25 times the deals
+    assert verdict == "undetermined" and more == 5000 and more < MAX_GROWTH * 4000
