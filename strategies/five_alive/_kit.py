@@ -1,22 +1,21 @@
-"""Helpers shared by Five Alive strategies (see simcards.games.five_alive.view for the accessors)."""
+"""Helpers shared by Five Alive strategies (see simcards.games.five_alive.view for the accessors).
+
+Legality is the engine's: it stores the legal kinds of the seat to move, read here
+through ``view.legal_mask`` & co.; no strategy restates rule 4.
+"""
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import LIMIT, N_KINDS, N_NUMBERS
-from simcards.games.five_alive.view import hand_size, held, lives, n_players, total
-
-
-@njit(inline="always", **NJIT_OPTIONS)
-def playable(view, k):
-    """Card kind k is in hand and may be played now."""
-    return held(view, k) > 0 and (k >= N_NUMBERS or total(view) + k <= LIMIT)
+from simcards.games.five_alive.rules import N_NUMBERS
+from simcards.games.five_alive.view import hand_size, held_mask, legal_mask, lives, n_players
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def highest_number(view, lowest=0):
-    """The highest number card (at least ``lowest``) that keeps the total at 21 or under, or -1."""
-    for k in range(min(N_NUMBERS - 1, LIMIT - total(view)), lowest - 1, -1):
-        if held(view, k) > 0:
+    """The highest number card (at least ``lowest``) that may be played now, or -1."""
+    m = legal_mask(view)
+    for k in range(N_NUMBERS - 1, lowest - 1, -1):
+        if (m >> k) & 1:
             return k
     return -1
 
@@ -24,18 +23,17 @@ def highest_number(view, lowest=0):
 @njit(inline="always", **NJIT_OPTIONS)
 def first_held(view, order):
     """The first kind of ``order`` held in hand, or -1."""
+    m = held_mask(view)
     for k in order:
-        if held(view, k) > 0:
+        if (m >> k) & 1:
             return k
     return -1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def cards_held(view):
-    c = 0
-    for k in range(N_KINDS):
-        c += held(view, k)
-    return c
+    """Cards in the player's own hand."""
+    return hand_size(view, view.seat)
 
 
 @njit(**NJIT_OPTIONS)

@@ -9,10 +9,9 @@ next player (hold_actions' order).
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import KILLER, N_KINDS
-from simcards.games.five_alive.view import held, on_pile
-from ._kit import (cards_held, first_held, highest_number, opponent_near_out,
-                                        playable)
+from simcards.games.five_alive.rules import KILLER
+from simcards.games.five_alive.view import held, legal_move, on_pile
+from ._kit import cards_held, first_held, highest_number, opponent_near_out
 from .hold_actions import ACTION_ORDER
 from .pressure_draw import ATTACKS, DANGER
 
@@ -20,9 +19,9 @@ from .pressure_draw import ATTACKS, DANGER
 @njit(**NJIT_OPTIONS)
 def decide(view, rng):
     if cards_held(view) == 1:
-        for k in range(N_KINDS):
-            if playable(view, k):
-                return k
+        k = legal_move(view, 0)
+        if k >= 0:
+            return k
     if opponent_near_out(view, DANGER):
         a = first_held(view, ATTACKS)
         if a >= 0:

@@ -14,13 +14,11 @@ def counts(cards):
 
 def conserved(game: Game) -> bool:
     """Every card of the deck is in exactly one place: a hand, the stock or the pile."""
-    seen = [0] * N_KINDS
-    for hand in game.hands:
-        for k, c in enumerate(hand):
-            seen[k] += c
-    for k in game.stock + game.pile:
-        seen[k] += 1
-    return seen == list(deck_counts(game.rules))
+    return sorted(game.cards()) == game.deck() and game.deck() == counts_to_cards(deck_counts(game.rules))
+
+
+def counts_to_cards(counts):
+    return [k for k, c in enumerate(counts) for _ in range(c)]
 
 
 def build(n=3, hands=(), total=0, current=0, direction=1, lives=None, pile=(), stock=None, **rules):

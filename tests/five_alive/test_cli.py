@@ -34,11 +34,21 @@ def test_rules_lists_every_option_with_default():
 def test_run_prints_win_rates_and_writes_parquet(tmp_path):
     out = tmp_path / "r.parquet"
     result = run("run", "five-alive", "--strategies", "high_first,random,keep_zero", "--games", "400",
-                 "--seed", "5", "--rule", "lives=3", "--out", str(out))
+                 "--seed", "5", "--rule", "lives=3", "--no-rotate", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "high_first" in result.output and "95% interval" in result.output
     frame = pd.read_parquet(out)
     assert len(frame) == 1200 and frame["game"].nunique() == 400
+
+
+def test_a_mixed_line_up_is_rotated_by_default(tmp_path):
+    out = tmp_path / "r.parquet"
+    result = run("run", "five-alive", "--strategies", "high_first,random,keep_zero", "--games", "60",
+                 "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    frame = pd.read_parquet(out)
+    # every deal in each of the 3! seat orders
+    assert len(frame) == 60 * 3 and frame["order"].nunique() == 6 and frame["game"].nunique() == 10
 
 
 def test_run_writes_csv(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 
 from simcards.games.five_alive import SPEC
 from simcards.replay import play_reference, record, replay
-from simcards.simulate import prepare
+from simcards.batch import prepare
 from simcards.strategy_registry import strategies_for
 
 STRATEGIES = sorted(strategies_for(SPEC))

@@ -1,6 +1,6 @@
 """Five Alive ("21" with the Killer card): seeds 000 and 001, rules in docs/rules/five-alive.md."""
 from simcards.games.five_alive import rules
-from simcards.registry import Decision, GameSpec, register
+from simcards.registry import GameSpec, register
 
 SPEC = register(GameSpec(
     name=rules.GAME,
@@ -9,9 +9,9 @@ SPEC = register(GameSpec(
     min_players=rules.MIN_PLAYERS,
     max_players=rules.MAX_PLAYERS,
     options=rules.OPTIONS,
-    decisions=(Decision("play", "decide", "which card to play (kind id 0..18)"),),
-    seat_columns=("lives", "dealt_mask"),
-    game_columns=("rounds", "turns", "busts"),
+    decisions=rules.DECISIONS,
+    seat_columns=rules.SEAT_COLUMNS,
+    game_columns=rules.GAME_COLUMNS,
     encode_params=rules.encode_params,
     bench_strategy="high_first",
     summary="keep the running total at 21 or under; lose lives on busts, Killers and when "
@@ -19,4 +19,5 @@ SPEC = register(GameSpec(
     check_rules=rules.check_rules,
     describe_move=rules.describe_move,
     card_names=rules.CARD_NAMES,
+    step_column="turns",
 ))

@@ -9,8 +9,13 @@ Why one flat array: numba reference-counts every array it takes out of a
 struct, tuple or StructRef, with an atomic operation each time; measured on
 this engine, those atomics were 80% of the run time. An array passed as an
 argument is borrowed and costs nothing, so the whole state is one array ``s``
-and every field an index into it (the layout below). The strategy's view is
-the same array with accessor functions (view.py) for what a player may see.
+and every field an index into it (the layout in view.py). The strategy's view
+is the same array with accessor functions (view.py) for what a player may see.
+
+Legal moves: the rule (rule 4) lives in ``_legal_mask`` alone. ``advance``
+stores the mask of the seat to move in ``LEGAL``; ``is_legal``, ``legal_moves``
+and the strategies (view.legal_mask & co.) read it. Each seat's ``HELD`` mask
+(kinds with a positive count) is kept beside its counts, so the rule is two ANDs.
 """
 from __future__ import annotations
 
@@ -18,17 +23,25 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS, hand_to_bottom, kinds_mask, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
-    DRAW1, DRAW2, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS, P_BLITZ, P_COUNTS, P_DECK,
-    P_HAND, P_LIVES, P_TURN_CAP, REDEAL, REVERSE, SET0, SET10, SET21, SKIP)
+    ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
+    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PLAY, REDEAL, REVERSE,
+    SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
-    ALIVE_N, BUSTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, LIVES, LIVES0, N,
-    OUT_AT, OVER, PILE_COUNTS, PILE_N, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED,
-    BLITZ, COUNTS, View)
+    ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
+    LEGAL, LIVES, LIVES0, MEMORY, N, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
+    STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
 from simcards.rng import shuffle_range
 
-PLAY = 0   # the one decision kind (GameSpec.decisions order)
 DONE = -1
+# result columns (simcards.registry: seat rows start with win, rank)
+C_LIVES = 2 + SEAT_COLUMNS.index("lives")
+C_DEALT = 2 + SEAT_COLUMNS.index("dealt_mask")
+G_ROUNDS = GAME_COLUMNS.index("rounds")
+G_TURNS = GAME_COLUMNS.index("turns")
+G_BUSTS = GAME_COLUMNS.index("busts")
+G_UNFINISHED = len(GAME_COLUMNS)   # the standard last column
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -38,20 +51,20 @@ def hand(p):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def pile_at(s):
+def scratch_at(s):
     return STOCK + s[DECK]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def scratch_at(s):
-    return STOCK + 2 * s[DECK]
+def _next(s, p, d):
+    return next_living(s, s[N], LIVES, p, d)
 
 
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     d = params[P_DECK]
-    s = np.zeros(STOCK + 3 * d, np.int64)
+    s = np.zeros(state_size(d), np.int64)
     s[N] = n
     s[DECK] = d
     s[LIVES0] = params[P_LIVES]
@@ -63,24 +76,26 @@ def new_state(n, params):
     return s
 
 
+# ------------------------------------------------------------------ cards in and out of hands
 @njit(inline="always", **NJIT_OPTIONS)
-def next_alive(s, p, d):
-    # a compare beats the integer division of `%` on the hottest path
-    n = s[N]
-    q = p
-    while True:
-        q += d
-        if q >= n:
-            q = 0
-        elif q < 0:
-            q = n - 1
-        if s[LIVES + q] > 0:
-            return q
+def _give(s, p, card):
+    s[hand(p) + card] += 1
+    s[HAND_N + p] += 1
+    s[HELD + p] |= np.int64(1) << card
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _take(s, p, card):
+    h = hand(p) + card
+    s[h] -= 1
+    s[HAND_N + p] -= 1
+    if s[h] == 0:
+        s[HELD + p] &= ~(np.int64(1) << card)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _push_pile(s, card):
-    s[pile_at(s) + s[PILE_N]] = card
+    s[PILE + s[PILE_N]] = card
     s[PILE_N] += 1
     s[PILE_COUNTS + card] += 1
 
@@ -98,13 +113,10 @@ def start_game(s, rng):
     s[OVER] = 0
     s[UNFINISHED] = 0
     s[DEALER] = n - 1
+    s[MEMORY:MEMORY + MAX_PLAYERS * MEMORY_SLOTS] = 0
     start_round(s, rng)
     for p in range(n):
-        mask = 0
-        for k in range(N_KINDS):
-            if s[hand(p) + k] > 0:
-                mask |= 1 << k
-        s[DEALT + p] = mask
+        s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
 
 
 @njit(**NJIT_OPTIONS)
@@ -117,7 +129,9 @@ def start_round(s, rng):
             pos += 1
     s[HANDS:HANDS + MAX_PLAYERS * N_KINDS] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
+    s[HELD:HELD + MAX_PLAYERS] = 0
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
+    s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
     shuffle_range(s, STOCK, s[DECK], rng)
     top = pos
@@ -125,14 +139,13 @@ def start_round(s, rng):
     for _ in range(s[HAND_SIZE]):
         p = dealer
         for _ in range(s[ALIVE_N]):
-            p = next_alive(s, p, 1)
+            p = _next(s, p, 1)
             top -= 1
-            s[hand(p) + s[top]] += 1
-            s[HAND_N + p] += 1
+            _give(s, p, s[top])
     s[STOCK_N] = top - STOCK
     s[TOTAL] = 0
     s[DIR] = 1
-    s[CUR] = next_alive(s, dealer, 1)
+    s[CUR] = _next(s, dealer, 1)
     s[ROUNDS] += 1
 
 
@@ -142,11 +155,11 @@ def _refill_stock(s, rng):
     m = s[PILE_N] - 1
     if m <= 0:
         return
-    pile = pile_at(s)
     for i in range(m):
-        s[STOCK + i] = s[pile + i]
-    top = s[pile + m]
-    s[pile] = top
+        s[STOCK + i] = s[PILE + i]
+    top = s[PILE + m]
+    s[PILE + 1:PILE + m + 1] = 0
+    s[PILE] = top
     s[PILE_N] = 1
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE_COUNTS + top] = 1
@@ -161,8 +174,7 @@ def _draw(s, rng, q):
         if s[STOCK_N] == 0:
             return
     s[STOCK_N] -= 1
-    s[hand(q) + s[STOCK + s[STOCK_N]]] += 1
-    s[HAND_N + q] += 1
+    _give(s, q, s[STOCK + s[STOCK_N]])
 
 
 @njit(**NJIT_OPTIONS)
@@ -170,19 +182,9 @@ def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
-    c = s[HAND_N + p]
-    if c > 0:
-        for i in range(s[STOCK_N] - 1, -1, -1):
-            s[STOCK + i + c] = s[STOCK + i]
-        pos = STOCK
-        h = hand(p)
-        for k in range(N_KINDS):
-            for _ in range(s[h + k]):
-                s[pos] = k
-                pos += 1
-            s[h + k] = 0
-        s[STOCK_N] += c
-        s[HAND_N + p] = 0
+    hand_to_bottom(s, STOCK, STOCK_N, hand(p), N_KINDS)
+    s[HAND_N + p] = 0
+    s[HELD + p] = 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -203,16 +205,16 @@ def _game_over(s):
 
 @njit(**NJIT_OPTIONS)
 def _next_round(s, rng):
-    s[DEALER] = next_alive(s, s[DEALER], 1)
+    s[DEALER] = _next(s, s[DEALER], 1)
     start_round(s, rng)
 
 
 @njit(**NJIT_OPTIONS)
 def _others_lose_life(s, p, d):
-    q = next_alive(s, p, d)
+    q = _next(s, p, d)
     while q != p:
         _lose_life(s, q)
-        q = next_alive(s, q, d)
+        q = _next(s, q, d)
 
 
 @njit(**NJIT_OPTIONS)
@@ -229,23 +231,45 @@ def _round_emptied(s, rng, p):
     d = s[DIR]
     q = p
     for _ in range(s[ALIVE_N]):
-        q = next_alive(s, q, d)
+        q = _next(s, q, d)
         if s[HAND_N + q] > 0:
             _lose_life(s, q)
     if not _game_over(s):
         _next_round(s, rng)
 
 
+# ------------------------------------------------------------------ legal moves
 @njit(inline="always", **NJIT_OPTIONS)
-def has_legal(s, p):
-    h = hand(p)
-    for k in range(N_NUMBERS, N_KINDS):
-        if s[h + k] > 0:
-            return True
-    for k in range(min(LIMIT - s[TOTAL], N_NUMBERS - 1) + 1):
-        if s[h + k] > 0:
-            return True
-    return False
+def _legal_mask(s, p):
+    """Rule 4, the only copy in this engine: any action card held; a number card held
+    that keeps the total at LIMIT or under."""
+    room = LIMIT - s[TOTAL]
+    if room >= N_NUMBERS - 1:
+        allowed = ACTIONS_MASK | NUMBERS_MASK
+    elif room >= 0:
+        allowed = ACTIONS_MASK | ((np.int64(2) << room) - 1)
+    else:
+        allowed = ACTIONS_MASK
+    return s[HELD + p] & allowed
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal(s, kind, card):
+    if kind != PLAY or card < 0 or card >= N_KINDS:
+        return False
+    return (s[LEGAL + s[CUR]] >> card) & 1 != 0
+
+
+@njit(**NJIT_OPTIONS)
+def legal_moves(s, out):
+    """The legal card kinds of the seat to move (as stored by ``advance``), ascending."""
+    m = s[LEGAL + s[CUR]]
+    c = 0
+    for k in range(N_KINDS):
+        if (m >> k) & 1:
+            out[c] = k
+            c += 1
+    return c
 
 
 @njit(**NJIT_OPTIONS)
@@ -256,12 +280,13 @@ def _bust(s, p):
     s[TOTAL] = 0
     _lose_life(s, p)
     if not _game_over(s):
-        s[CUR] = next_alive(s, p, s[DIR])
+        s[CUR] = _next(s, p, s[DIR])
 
 
 @njit(**NJIT_OPTIONS)
 def advance(s, rng):
-    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends."""
+    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
+    Leaves the legal moves of the seat to move in LEGAL."""
     while True:
         if s[OVER] != 0:
             return DONE
@@ -270,7 +295,9 @@ def advance(s, rng):
             s[UNFINISHED] = 1
             return DONE
         p = s[CUR]
-        if has_legal(s, p):
+        m = _legal_mask(s, p)
+        s[LEGAL + p] = m
+        if m != 0:
             return PLAY
         _bust(s, p)
 
@@ -285,21 +312,12 @@ def view_play(s):
     return View(s, s[CUR])
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def is_legal(s, kind, card):
-    if kind != PLAY or card < 0 or card >= N_KINDS:
-        return False
-    if s[hand(s[CUR]) + card] == 0:
-        return False
-    return card >= N_NUMBERS or s[TOTAL] + card <= LIMIT
-
-
+# ------------------------------------------------------------------ a move
 @njit(**NJIT_OPTIONS)
 def apply(s, rng, kind, card):
     p = s[CUR]
     d = s[DIR]
-    s[hand(p) + card] -= 1
-    s[HAND_N + p] -= 1
+    _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
     if s[HAND_N + p] == 0:
@@ -310,13 +328,13 @@ def apply(s, rng, kind, card):
         s[TOTAL] += card
     elif card == DRAW1 or card == DRAW2:
         k = 1 if card == DRAW1 else 2
-        q = next_alive(s, p, d)
+        q = _next(s, p, d)
         while q != p:
             for _ in range(k):
                 _draw(s, rng, q)
-            q = next_alive(s, q, d)
+            q = _next(s, q, d)
     elif card == SKIP:
-        nxt = next_alive(s, next_alive(s, p, d), d)
+        nxt = _next(s, _next(s, p, d), d)
     elif card == REVERSE:
         if s[ALIVE_N] > 2:
             d = -d
@@ -330,17 +348,16 @@ def apply(s, rng, kind, card):
     elif card == KILLER:
         s[TOTAL] = 0
         emptied = False
-        q = next_alive(s, p, d)
+        q = _next(s, p, d)
         while q != p:
             if s[hand(q)] > 0:
-                s[hand(q)] -= 1
-                s[HAND_N + q] -= 1
+                _take(s, q, 0)
                 _push_pile(s, 0)
                 if s[HAND_N + q] == 0:
                     emptied = True
             else:
                 _lose_life(s, q)
-            q = next_alive(s, q, d)
+            q = _next(s, q, d)
         if _game_over(s):
             return
         if emptied:
@@ -358,7 +375,7 @@ def apply(s, rng, kind, card):
                 _round_emptied(s, rng, p)
                 return
     # PASS has no effect
-    s[CUR] = next_alive(s, p, d) if nxt < 0 else nxt
+    s[CUR] = _next(s, p, d) if nxt < 0 else nxt
 
 
 @njit(**NJIT_OPTIONS)
@@ -375,32 +392,33 @@ def _redeal(s, rng, p, d):
             s[scratch + m] = k
             m += 1
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
+    s[HELD:HELD + MAX_PLAYERS] = 0
     shuffle_range(s, scratch, m, rng)
     q = p
     for i in range(m):
-        q = next_alive(s, q, d)
-        s[hand(q) + s[scratch + m - 1 - i]] += 1
-        s[HAND_N + q] += 1
+        q = _next(s, q, d)
+        _give(s, q, s[scratch + m - 1 - i])
 
 
+# ------------------------------------------------------------------ outcome
 @njit(**NJIT_OPTIONS)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, lives, dealt_mask); game_out = (rounds, turns, busts, unfinished)."""
     n = s[N]
     unfinished = s[UNFINISHED] != 0
     for p in range(n):
-        better = 0
-        for q in range(n):
-            if _rank_key(s, q) > _rank_key(s, p):
-                better += 1
-        seat_out[p, 0] = 1 if (better == 0 and not unfinished) else 0
-        seat_out[p, 1] = better + 1
-        seat_out[p, 2] = s[LIVES + p]
-        seat_out[p, 3] = s[DEALT + p]
-    game_out[0] = s[ROUNDS]
-    game_out[1] = s[TURNS]
-    game_out[2] = s[BUSTS]
-    game_out[3] = s[UNFINISHED]
+        s[RANK_KEYS + p] = _rank_key(s, p)
+    keys = s[RANK_KEYS:RANK_KEYS + n]
+    for p in range(n):
+        rank = rank_from_key(keys, n, p)
+        seat_out[p, 0] = 1 if (rank == 1 and not unfinished) else 0
+        seat_out[p, 1] = rank
+        seat_out[p, C_LIVES] = s[LIVES + p]
+        seat_out[p, C_DEALT] = s[DEALT + p]
+    game_out[G_ROUNDS] = s[ROUNDS]
+    game_out[G_TURNS] = s[TURNS]
+    game_out[G_BUSTS] = s[BUSTS]
+    game_out[G_UNFINISHED] = s[UNFINISHED]
 
 
 @njit(**NJIT_OPTIONS)
@@ -417,6 +435,7 @@ def _rank_key(s, p):
     return (1 << 40) if s[LIVES + p] > 0 else s[OUT_AT + p]
 
 
+# ------------------------------------------------------------------ snapshots
 @njit(**NJIT_OPTIONS)
 def snapshot_size(n, params):
     return 11 + n + n * N_KINDS + 2 * params[P_DECK]
@@ -443,6 +462,5 @@ def snapshot(s, out):
     for j in range(d):
         out[i + j] = s[STOCK + j] if j < s[STOCK_N] else -1
     i += d
-    pile = pile_at(s)
     for j in range(d):
-        out[i + j] = s[pile + j] if j < s[PILE_N] else -1
+        out[i + j] = s[PILE + j] if j < s[PILE_N] else -1

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
+                             next_living_py, ranks_py)
 from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
-    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, REDEAL, REVERSE, SET0,
+    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PLAY, REDEAL, REVERSE, SET0,
     SET10, SET21, SKIP, deck_counts)
-from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
+from simcards.errors import IllegalMove
 from simcards.rng import STREAM_DEAL, PyRandom
-
-PLAY = 0  # the only decision: which card to play
 
 
 class Game:
@@ -43,8 +43,10 @@ class Game:
         self.turns = self.rounds = self.busts = 0
         self.over = self.unfinished = False
         self.log: list[str] = []
+        #: each seat's strategy memory (simcards.engine.memory_accessors), kept across views
+        self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]
         self.start_round()
-        self.dealt = [sum(1 << k for k in range(N_KINDS) if hand[k]) for hand in self.hands]
+        self.dealt = [kinds_mask_py(hand) for hand in self.hands]
 
     # ------------------------------------------------------------ seats
     def alive(self, p: int) -> bool:
@@ -54,10 +56,7 @@ class Game:
         return sum(1 for p in range(self.n) if self.alive(p))
 
     def next_player(self, p: int, direction: int) -> int:
-        q = (p + direction) % self.n
-        while not self.alive(q):
-            q = (q + direction) % self.n
-        return q
+        return next_living_py([self.alive(q) for q in range(self.n)], p, direction)
 
     def others_in_turn_order(self, p: int) -> list[int]:
         """The other survivors, from the next player on in the current direction (rule 3a)."""
@@ -69,6 +68,15 @@ class Game:
 
     def hand_size(self, p: int) -> int:
         return sum(self.hands[p])
+
+    def cards(self) -> list[int]:
+        """Every card in play, wherever it is (hands, stock, pile), as kinds: always the deck."""
+        return ([k for hand in self.hands for k in range(N_KINDS) for _ in range(hand[k])]
+                + self.stock + self.pile)
+
+    def deck(self) -> list[int]:
+        """The whole deck (the edition and the count_* options), as kinds."""
+        return [k for k in range(N_KINDS) for _ in range(self.counts[k])]
 
     # ------------------------------------------------------------ cards
     def start_round(self) -> None:
@@ -107,9 +115,7 @@ class Game:
     def eliminate(self, p: int) -> None:
         """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
         self.out_at[p] = self.turns
-        cards = [kind for kind in range(N_KINDS) for _ in range(self.hands[p][kind])]
-        self.stock = cards + self.stock
-        self.hands[p] = [0] * N_KINDS
+        hand_to_bottom_py(self.stock, self.hands[p])
         self.log.append(f"  Seat {p} is out.")
 
     def check_game_over(self) -> bool:
@@ -125,7 +131,8 @@ class Game:
 
     # ------------------------------------------------------------ turns
     def legal_moves(self) -> list[int]:
-        """Rule 4: any action card; a number card that keeps the total at 21 or under."""
+        """Rule 4: any action card; a number card that keeps the total at 21 or under.
+        The only copy of the rule in this engine: next_decision, apply and view use it."""
         hand = self.hands[self.current]
         return [k for k in range(N_KINDS)
                 if hand[k] > 0 and (k >= N_NUMBERS or self.total + k <= LIMIT)]
@@ -155,23 +162,44 @@ class Game:
 
     def view(self, kind: int = PLAY) -> layout.View:
         """What the player to move may see (rule file, "What a strategy sees"), in the
-        fast engine's layout with every hidden field left at zero."""
-        p = self.current
-        s = np.zeros(layout.STOCK, np.int64)
-        s[layout.N], s[layout.TOTAL], s[layout.DIR] = self.n, self.total, self.direction
-        s[layout.STOCK_N] = len(self.stock)
+        fast engine's layout: every public field and the player's own rows as the fast
+        engine has them, its memory, every hidden field zero."""
+        L, p = layout, self.current
+        s = np.zeros(L.state_size.py_func(sum(self.counts)), np.int64)
+        s[L.N], s[L.CUR], s[L.TOTAL], s[L.DIR], s[L.DEALER] = (
+            self.n, p, self.total, self.direction, self.dealer)
+        s[L.TURNS], s[L.ROUNDS], s[L.BUSTS] = self.turns, self.rounds, self.busts
+        s[L.STOCK_N], s[L.PILE_N], s[L.ALIVE_N] = len(self.stock), len(self.pile), self.survivors()
+        s[L.OVER], s[L.UNFINISHED] = int(self.over), int(self.unfinished)
+        s[L.DECK], s[L.LIVES0], s[L.HAND_SIZE] = sum(self.counts), self.rules["lives"], self.rules["hand_size"]
+        s[L.BLITZ], s[L.TURN_CAP] = int(self.rules["blitz"]), self.rules["turn_cap"]
         for q in range(self.n):
-            s[layout.LIVES + q] = self.lives[q]
-            s[layout.HAND_N + q] = self.hand_size(q)
-        for card in self.pile:
-            s[layout.PILE_COUNTS + card] += 1
-        s[layout.HANDS + p * N_KINDS:layout.HANDS + (p + 1) * N_KINDS] = self.hands[p]
-        return layout.View(s, p)
+            s[L.LIVES + q] = self.lives[q]
+            s[L.OUT_AT + q] = self.out_at[q]
+            s[L.HAND_N + q] = self.hand_size(q)
+        s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
+        for i, card in enumerate(self.pile):
+            s[L.PILE + i] = card
+            s[L.PILE_COUNTS + card] += 1
+        s[L.HELD + p] = kinds_mask_py(self.hands[p])
+        s[L.LEGAL + p] = sum(1 << k for k in self.legal_moves())
+        s[L.DEALT + p] = self.dealt[p]
+        s[L.HANDS + p * N_KINDS:L.HANDS + (p + 1) * N_KINDS] = self.hands[p]
+        load_memory(s, L.MEMORY, p, self.memory[p])
+        return L.View(s, p)
 
     def apply(self, kind: int, card: int) -> None:
         p = self.current
-        if kind != PLAY or card not in self.legal_moves():
-            raise IllegalMove(f"seat {p} may not play card kind {card} at total {self.total}")
+        if kind != PLAY:
+            raise IllegalMove(f"decision {kind} is not a Five Alive decision (only {PLAY}: play)")
+        if card not in self.legal_moves():
+            if not (0 <= card < N_KINDS):
+                why = "there is no such card kind"
+            elif self.hands[p][card] == 0:
+                why = f"seat {p} holds no {CARD_NAMES[card]}"
+            else:
+                why = f"{CARD_NAMES[card]} would take the total {self.total} over {LIMIT}"
+            raise IllegalMove(f"seat {p} may not play card kind {card}: {why}")
         self.hands[p][card] -= 1
         self.pile.append(card)                                        # rule 3a: pile first
         self.turns += 1
@@ -259,12 +287,11 @@ class Game:
             if self.rules["blitz"]:   # rule 11: most lives, then lowest sum of number cards
                 return self.lives[p] * (1 << 24) - sum(k * self.hands[p][k] for k in range(N_NUMBERS))
             return (1 << 40) if self.alive(p) else self.out_at[p]
-        keys = [key(p) for p in range(self.n)]
+        ranks = ranks_py([key(p) for p in range(self.n)])
         seats = []
         for p in range(self.n):
-            better = sum(1 for q in range(self.n) if keys[q] > keys[p])
-            win = int(better == 0 and not self.unfinished)
-            seats.append([win, better + 1, self.lives[p], self.dealt[p]])
+            win = int(ranks[p] == 1 and not self.unfinished)
+            seats.append([win, ranks[p], self.lives[p], self.dealt[p]])
         return seats, [self.rounds, self.turns, self.busts, int(self.unfinished)]
 
     def snapshot(self) -> list[int]:

@@ -9,6 +9,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption, check_deal
+from simcards.registry import Decision
 
 GAME = "five-alive"
 MIN_PLAYERS, MAX_PLAYERS = 2, 7  # the state layout (view.py) has room for 7 seats
@@ -18,6 +19,11 @@ DRAW1, DRAW2, PASS, SKIP, REVERSE, SET21, SET10, SET0, REDEAL, KILLER, LIFE = ra
 N_KINDS = 19
 N_NUMBERS = 8
 LIMIT = 21
+#: Number cards are kinds 0..N_NUMBERS-1; every other kind is an action card.
+NUMBERS_MASK = (1 << N_NUMBERS) - 1
+ACTIONS_MASK = ((1 << N_KINDS) - 1) & ~NUMBERS_MASK
+MAX_COUNT = 60                   # most cards of one kind a deck may have (count_* options)
+MAX_DECK = N_KINDS * MAX_COUNT   # the longest a pile can grow
 CARD_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "Draw 1", "Draw 2", "Pass", "Skip",
               "Reverse", "=21", "=10", "=0", "Redeal", "Killer", "Life")
 #: option suffix per kind: count_0 .. count_7, count_draw1, ...
@@ -30,6 +36,15 @@ EDITION_COUNTS = {
     "russian": (8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 7, 9, 7, 0, 0, 0, 0, 1, 2),
 }
 EDITIONS = tuple(EDITION_COUNTS)
+
+# ---- decisions and result columns, declared once (GameSpec, both engines)
+#: A decision's id is its position here.
+DECISIONS = (Decision("play", "decide", "which card to play (kind id 0..18)"),)
+PLAY = 0
+assert DECISIONS[PLAY].name == "play"
+#: Per-seat result columns after (win, rank); per-game columns ("unfinished" follows them).
+SEAT_COLUMNS = ("lives", "dealt_mask")
+GAME_COLUMNS = ("rounds", "turns", "busts")
 
 # ---- layout of the int64 parameter row handed to the fast engine
 P_LIVES, P_HAND, P_BLITZ, P_TURN_CAP, P_DECK = range(5)
@@ -53,7 +68,7 @@ OPTIONS: tuple[RuleOption, ...] = (
                minimum=1, maximum=10_000_000),
 ) + tuple(
     RuleOption(f"count_{key}", int, _count_default(kind), f"number of {CARD_NAMES[kind]!r} cards",
-               minimum=0, maximum=60,
+               minimum=0, maximum=MAX_COUNT,
                default_text=" / ".join(f"{EDITION_COUNTS[e][kind]} ({e})" for e in EDITIONS))
     for kind, key in enumerate(CARD_KEYS)
 )

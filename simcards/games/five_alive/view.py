@@ -1,11 +1,18 @@
 """What a Five Alive strategy sees, and where it lives in the engine's state array.
 
 A strategy receives ``View(s, seat)``: the engine's state array and its own
-seat. It must read it only through the accessors below, which expose exactly
-the rule file's "What a strategy sees": its own hand, the total, the direction,
-every player's lives and hand size, the pile (counts per kind), the stock size.
-The reference engine builds views with every hidden field zeroed, so a
-strategy that peeks elsewhere fails the twin test.
+seat. It reads it only through the accessors below, which expose everything a
+player may know by the rules (docs/rules/five-alive.md, "What a strategy
+sees"): its own hand and the cards it was dealt first, the legal cards, the
+total and direction, every player's lives and hand size, who is out and since
+which turn, the pile in order since the last reshuffle, the stock size, the
+dealer, the round/turn/bust counters and every rule setting (deck counts
+included). The reference engine builds views with every hidden field zeroed
+(the stock, the other hands), so a strategy that peeks elsewhere fails the twin
+test.
+
+The layout below is the fast engine's state; ``LAYOUT`` marks what each seat
+may read.
 """
 from __future__ import annotations
 
@@ -14,29 +21,104 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import N_KINDS
+from simcards.engine import memory_accessors, memory_block
+from simcards.games.five_alive.rules import MAX_DECK, MAX_PLAYERS, N_KINDS
+from simcards.layout import Layout
 
-# ---- layout of the state array s (scalars first, then per-seat and per-kind blocks)
-(N, TOTAL, DIR, CUR, DEALER, TURNS, ROUNDS, BUSTS, STOCK_N, PILE_N, ALIVE_N, OVER, UNFINISHED,
- DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP) = range(18)
-LIVES = 24          # lives[p]            (7 seats at most)
-OUT_AT = 32         # turn a seat went out, -1 while in
-HAND_N = 40         # cards in hand[p]
-DEALT = 48          # bit mask of kinds in the first hand dealt
-PILE_COUNTS = 56    # cards of each kind on the pile
-COUNTS = 80         # cards of each kind in the deck
-HANDS = 104         # hands: s[HANDS + p * N_KINDS + kind]
-STOCK = 240         # stock[0:stock_n] (top last), then pile[0:deck], then scratch[0:deck]
+# ---- layout of the state array s
+LAYOUT = Layout("five-alive")
+# the table's facts, then the rule settings (copied from the parameter row)
+(N, CUR, TOTAL, DIR, DEALER, TURNS, ROUNDS, BUSTS, STOCK_N, PILE_N, ALIVE_N, OVER,
+ UNFINISHED) = LAYOUT.scalars("N", "CUR", "TOTAL", "DIR", "DEALER", "TURNS", "ROUNDS", "BUSTS",
+                              "STOCK_N", "PILE_N", "ALIVE_N", "OVER", "UNFINISHED")
+DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP = LAYOUT.scalars("DECK", "LIVES0", "HAND_SIZE", "BLITZ",
+                                                          "TURN_CAP")
+LIVES = LAYOUT.block("LIVES", MAX_PLAYERS)            # lives[p] (0: out)
+OUT_AT = LAYOUT.block("OUT_AT", MAX_PLAYERS)          # turn a seat went out, -1 while in
+HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in hand[p]
+COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
+PILE_COUNTS = LAYOUT.block("PILE_COUNTS", N_KINDS)    # cards of each kind on the pile
+# a seat's own: bit masks of the kinds it holds, of the kinds it may play now (set by
+# advance for the seat to move), of the kinds of its first hand; its hand as counts per kind
+HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="seat")
+LEGAL = LAYOUT.block("LEGAL", MAX_PLAYERS, 1, visibility="seat")
+DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")
+HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, N_KINDS, visibility="seat")  # s[HANDS + p * N_KINDS + kind]
+RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
+# the pile since the last reshuffle, bottom card first (pile[0:PILE_N], zeros after)
+PILE = LAYOUT.block("PILE", MAX_DECK)
+MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
+# stock[0:STOCK_N] (top last), then scratch[0:DECK] for a redeal
+STOCK = LAYOUT.tail("STOCK", visibility="hidden")
+
+memory, remember = memory_accessors(MEMORY)
+
+
+@njit(**NJIT_OPTIONS)
+def state_size(deck):
+    """Length of the state array for a deck of ``deck`` cards (both engines)."""
+    return STOCK + 2 * deck
+
 
 View = namedtuple("View", ["s", "seat"])
 
 
+# ---- my hand
 @njit(inline="always", **NJIT_OPTIONS)
 def held(view, kind):
     """How many cards of ``kind`` the player holds."""
     return view.s[HANDS + view.seat * N_KINDS + kind]
 
 
+@njit(inline="always", **NJIT_OPTIONS)
+def held_mask(view):
+    """Bit mask of the kinds the player holds (bit k: at least one card of kind k)."""
+    return view.s[HELD + view.seat]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def dealt_mask(view):
+    """Bit mask of the kinds of the player's first hand of the game."""
+    return view.s[DEALT + view.seat]
+
+
+# ---- legal moves (the engine lists them once; rule 4)
+@njit(inline="always", **NJIT_OPTIONS)
+def legal_mask(view):
+    """Bit mask of the kinds the player may play now."""
+    return view.s[LEGAL + view.seat]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal_move(view, kind):
+    """The player holds ``kind`` and may play it now."""
+    return (view.s[LEGAL + view.seat] >> kind) & 1 != 0
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def n_legal(view):
+    """How many distinct kinds the player may play now."""
+    m = view.s[LEGAL + view.seat]
+    c = 0
+    while m != 0:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def legal_move(view, i):
+    """The i-th legal kind (0-based), kinds ascending; -1 past the last."""
+    m = view.s[LEGAL + view.seat]
+    for k in range(N_KINDS):
+        if (m >> k) & 1:
+            if i == 0:
+                return k
+            i -= 1
+    return -1
+
+
+# ---- the table
 @njit(inline="always", **NJIT_OPTIONS)
 def total(view):
     return view.s[TOTAL]
@@ -54,14 +136,67 @@ def n_players(view):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def players_in(view):
+    """Seats still in the game."""
+    return view.s[ALIVE_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def lives(view, p):
     """Lives of seat p (0: out of the game)."""
     return view.s[LIVES + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def out_at(view, p):
+    """The turn at which seat p went out, -1 while it is in the game."""
+    return view.s[OUT_AT + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def hand_size(view, p):
+    """Cards in seat p's hand."""
     return view.s[HAND_N + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def dealer(view):
+    return view.s[DEALER]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def rounds(view):
+    """Rounds dealt so far, the current one included."""
+    return view.s[ROUNDS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def turns(view):
+    """Turns played so far (busts included)."""
+    return view.s[TURNS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def busts(view):
+    """Busts so far in this game, every seat together."""
+    return view.s[BUSTS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def stock_size(view):
+    return view.s[STOCK_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def pile_size(view):
+    """Cards on the pile since the last reshuffle (of the pile, or a new round)."""
+    return view.s[PILE_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def pile_card(view, i):
+    """The i-th card on the pile, 0 the bottom, ``pile_size(view) - 1`` the top."""
+    return view.s[PILE + i]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -70,6 +205,36 @@ def on_pile(view, kind):
     return view.s[PILE_COUNTS + kind]
 
 
+# ---- rule settings
 @njit(inline="always", **NJIT_OPTIONS)
-def stock_size(view):
-    return view.s[STOCK_N]
+def deck_count(view, kind):
+    """Cards of ``kind`` in the whole deck (the edition and count_* options)."""
+    return view.s[COUNTS + kind]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def deck_size(view):
+    return view.s[DECK]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def starting_lives(view):
+    return view.s[LIVES0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def cards_dealt(view):
+    """Cards dealt to each player every round (the hand_size option)."""
+    return view.s[HAND_SIZE]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def blitz(view):
+    """1 in blitz games (the game ends when the first player is out)."""
+    return view.s[BLITZ]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def turn_cap(view):
+    return view.s[TURN_CAP]
+
