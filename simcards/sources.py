@@ -111,7 +111,7 @@ def observe(paths: Iterable[Path]) -> None:
 def check_unchanged(paths: Iterable[Path]) -> None:
     """Raise if a file this process already imported has changed since: numba cannot
     reload compiled code, so the old code would run."""
-    changed = [p for p in paths if p in _seen and digest(p) != _seen[p]]
+    changed = [p for p in paths if p in _seen and (not p.exists() or digest(p) != _seen[p])]
     if changed:
         raise StaleCodeError(
             f"{changed[0]} changed after this Python process imported it; numba cannot reload "
