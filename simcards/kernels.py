@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from simcards.config import kernel_dir
+from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import check_strategies, helper_files
 
@@ -208,6 +209,7 @@ def load_kernel(spec: GameSpec, names: tuple[str, ...] | list[str]) -> ModuleTyp
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[modname] = module
     module_spec.loader.exec_module(module)
+    announce_compile(spec, names, module, folder, modname)  # compile now, on simcards.events
     _loaded[modname] = module
     _by_names[(spec.name, names)] = module
     return module

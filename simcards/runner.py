@@ -24,6 +24,7 @@ from simcards.config import DEFAULT_CHUNK, default_threads
 from simcards.errors import SimcardsError
 from simcards.simulate import Batch, prepare, run_range, to_frame
 from simcards.totals import Totals, totals_from_records
+from simcards.validate import check_run_size
 
 ProgressFn = Callable[[int], None]
 MANIFEST = "manifest.json"
@@ -55,6 +56,7 @@ class RunSpec:
             raise SimcardsError(f"bad chunk size {chunk_size!r}: expected a positive integer")
         if not isinstance(start, (int, np.integer)) or start < 0:
             raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
+        check_run_size(batch.spec, len(batch.strategies), start, n_games, summary_only)
         return cls(batch.spec.name, batch.strategies, batch.seed, tuple(sorted(batch.rules.items())),
                    int(start), int(n_games), int(chunk_size or DEFAULT_CHUNK), bool(summary_only),
                    tuple(sorted(set(kernel_strategies))))

@@ -12,6 +12,7 @@ from simcards.kernels import load_kernel
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 from simcards.strategy_registry import check_strategies
+from simcards.validate import check_optional_counts, strategy_names
 
 ProgressFn = Callable[[int], None]
 
@@ -44,9 +45,7 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     ``kernel_strategies`` compiles one kernel for a wider set of strategies, so
     that many line-ups drawn from it share one compile (tournaments, tests)."""
     spec = get_game(game)
-    if isinstance(strategies, str):
-        strategies = [s.strip() for s in strategies.split(",")]
-    strategies = tuple(strategies)
+    strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
     check_strategies(spec, list(strategies))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
@@ -118,5 +117,6 @@ def simulate(game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
     """
     from simcards.runner import run_records  # runner builds on this module
     batch = prepare(game, strategies, seed, rules)
+    check_optional_counts(threads=threads, chunk_size=chunk_size)
     seat_out, game_out = run_records(batch, n_games, start, threads, chunk_size, progress)
     return to_frame(batch, seat_out, game_out, start)
