@@ -288,7 +288,7 @@ def bench_cmd(
     out.print(table)
     out.print(f"mean {result['unit']}s per game: {result['steps_per_game']:.1f}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
-              f"first compile or load in this process: {result['load_s']:.2f} s; "
+              f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
               "(CPU time is per core, less sensitive to other processes than wall time)")
 
