@@ -58,7 +58,8 @@ def usage_message(exc) -> str:
         name = max(getattr(exc.param, "opts", None) or [exc.param.name], key=len)
         message = f"bad value {first['input']!r} for {name}: {expected}"
     elif type(exc).__name__ == "UsageError" and ctx is not None and "command" in message:
-        message += f" Accepted are {', '.join(sorted(ctx.command.list_commands(ctx)))}."
+        message = (message.rstrip(".") + ": accepted are "
+                   + ", ".join(sorted(ctx.command.list_commands(ctx))))
     return message[:1].lower() + message[1:]
 
 
@@ -240,26 +241,44 @@ def replay_cmd(
     strategies: Annotated[Optional[str], typer.Option(help="Strategies, one per seat, comma-separated.")] = None,
     players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
     rule: RuleOpt = None,
+    open_hands: Annotated[bool, typer.Option(
+        "--open", help="Show every hand and what the deciding seat may see at each decision.")] = False,
+    json_path: Annotated[Optional[Path], typer.Option(
+        "--json", help="Also write the replay as data: every decision, the view the strategy saw, the move.")] = None,
+    force: ForceOpt = False,
 ) -> None:
-    """Play one game on the fast engine, check it move by move against the reference engine, print it."""
+    """Play one game on the fast engine, check it move by move against the reference engine, print it.
+
+    A game stopped by an illegal move is replayed up to that move, shown last with why it is illegal."""
+    import json
+
+    from simcards import outputs
     from simcards.options import parse_assignments
     from simcards.registry import get_game
-    from simcards.replay import record, replay
+    from simcards.replay import record
+    from simcards.replay_story import as_json, as_lines, tell
+    from simcards.validate import check_game_index
     spec = get_game(game)
     names = _strategy_list(spec, players, strategies)
-    if game_index < 0:
-        raise SimcardsError(f"bad game index {game_index}: expected 0 or more")
-    rec = record(game, names, seed, game_index, parse_assignments(rule))
-    ref = replay(rec)
-    out.print(f"{spec.title}, seed {seed}, game {game_index}, seats: "
-              + ", ".join(f"{i}={s}" for i, s in enumerate(names)), highlight=False)
-    for line in ref.log:
-        out.print(line, highlight=False)
-    seats, game_row = ref.result()
+    check_game_index(game_index)
+    if json_path is not None:
+        outputs.check_output_file(json_path, force, "--json", suffixes=(".json",))
+    rec = record(game, names, seed, game_index, parse_assignments(rule), stop_at_illegal=True)
+    story = tell(rec)
+    for line in as_lines(story, open_hands):
+        out.print(line, highlight=False, markup=False, soft_wrap=True)
+    if json_path is not None:
+        outputs.write_file(json_path, lambda tmp: tmp.write_text(
+            json.dumps(as_json(story), indent=1) + "\n", encoding="utf-8"))
+        out.print(f"wrote the replay to {json_path}", highlight=False, markup=False)
+    if story.result is None:
+        bad = story.decisions[-1]
+        fail(f"strategy {bad.strategy!r} returned an illegal move {bad.move} ({bad.move_text}) in {game} "
+             f"(seat {bad.seat}, game index {game_index}, seed {seed}): {bad.illegal}")
     out.print("Result: " + "; ".join(
-        f"seat {p} rank {row[1]}" + (" (winner)" if row[0] else "") for p, row in enumerate(seats)),
+        f"seat {r['seat']} rank {r['rank']}" + (" (winner)" if r["win"] else "") for r in story.result["seats"]),
         highlight=False)
-    out.print(", ".join(f"{c} {v}" for c, v in zip(spec.game_columns, game_row)), highlight=False)
+    out.print(", ".join(f"{c} {v}" for c, v in story.result["game"].items()), highlight=False)
     out.print(f"[green]The reference engine agrees with the fast engine on all "
               f"{len(rec.moves)} moves.[/]")
 

@@ -28,8 +28,12 @@ class Record:
 
 
 def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
-           rules: Mapping[str, Any] | None = None, batch: Batch | None = None) -> Record:
-    """Play one game on the fast engine and keep every decision and state."""
+           rules: Mapping[str, Any] | None = None, batch: Batch | None = None,
+           stop_at_illegal: bool = False) -> Record:
+    """Play one game on the fast engine and keep every decision and state.
+
+    An illegal move raises IllegalMoveError; with ``stop_at_illegal`` the record keeps
+    the game up to that move instead, and the move in ``extra["illegal"]``."""
     batch = batch or prepare(game, strategies, seed, rules)
     kernel = batch.kernel()
     status = np.zeros(8, np.int64)
@@ -42,9 +46,13 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     status[:] = 0
     kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, seats,
                        game_row, status)
+    extra = {}
     if status[0] != 0:
-        _raise_illegal(batch, status)
-    return Record(batch, game_index, moves, snaps, seats, game_row)
+        if not stop_at_illegal:
+            _raise_illegal(batch, status)
+        _, _, seat, kind, move, _ = (int(x) for x in status[:6])
+        extra["illegal"] = {"kind": kind, "seat": seat, "move": move}
+    return Record(batch, game_index, moves, snaps, seats, game_row, extra)
 
 
 def _new_reference(batch: Batch, game_index: int):
@@ -59,10 +67,13 @@ def _check(label: str, step: int, ref_state: list[int], fast_state: np.ndarray) 
                              f"reference {ref.tolist()} fast {fast_state.tolist()}")
 
 
-def replay(rec: Record, check: Callable[[Any], None] | None = None):
-    """Replay a record through the reference engine; returns the finished reference game.
+def replay(rec: Record, check: Callable[[Any], None] | None = None,
+           on_decision: Callable[[Any, int, int, int, int], None] | None = None):
+    """Replay a record through the reference engine; returns the finished reference game
+    (for a record stopped at an illegal move, the game at that decision).
 
-    ``check(game)``, if given, runs after the deal and after every move (invariants in tests)."""
+    ``check(game)``, if given, runs after the deal and after every move (invariants in tests);
+    ``on_decision(game, step, kind, seat, move)`` at every decision, before its move."""
     ref = _new_reference(rec.batch, rec.game_index)
     if check:
         check(ref)
@@ -71,10 +82,18 @@ def replay(rec: Record, check: Callable[[Any], None] | None = None):
         _check("before", step, ref.snapshot(), rec.snaps[2 * step])
         if decision != (kind, seat):
             raise ReplayMismatch(f"step {step}: reference expects {decision}, fast had {(kind, seat)}")
+        if on_decision:
+            on_decision(ref, step, kind, seat, move)
         ref.apply(kind, move)
         if check:
             check(ref)
         _check("after", step, ref.snapshot(), rec.snaps[2 * step + 1])
+    if "illegal" in rec.extra:   # the game stops at the illegal decision: no result to compare
+        bad = rec.extra["illegal"]
+        if ref.next_decision() != (bad["kind"], bad["seat"]):
+            raise ReplayMismatch(f"the reference game does not reach the illegal decision {bad}")
+        _check("before the illegal move at", len(rec.moves), ref.snapshot(), rec.snaps[2 * len(rec.moves)])
+        return ref
     if ref.next_decision() is not None:
         raise ReplayMismatch(f"the reference game goes on after {len(rec.moves)} moves")
     _check("at the end", len(rec.moves), ref.snapshot(), rec.snaps[-1])

@@ -68,16 +68,20 @@ class Run:
     seconds_compile: float = 0.0        # compiling (or loading) the kernel, before the first game
 
 
+def check_precision(precision: float | None) -> float | None:
+    if precision is not None and (isinstance(precision, bool) or not 0 < precision < 0.5):
+        raise SimcardsError(f"bad precision {precision!r}: expected a number between 0 and 0.5 "
+                            "(half-width of a 95% interval, e.g. 0.005)")
+    return precision
+
+
 def play(exp: Experiment, precision: float | None = None, threads: int | None = None,
          log: Log = _quiet, progress: Progress | None = None) -> Run:
     """Play the experiment: a first batch of ``games`` per line-up, then more while imprecise.
 
     ``progress(done, total, where)`` is told the games played over every cell and line-up
     (the total grows when a precision target adds batches)."""
-    precision = exp.precision if precision is None else precision
-    if precision is not None and (isinstance(precision, bool) or not 0 < precision < 0.5):
-        raise SimcardsError(f"bad precision {precision!r}: expected a number between 0 and 0.5 "
-                            "(half-width of a 95% interval, e.g. 0.005)")
+    precision = check_precision(exp.precision if precision is None else precision)
     offsets, k = {}, 0
     batches = {}
     for cell in exp.cells:
@@ -230,6 +234,7 @@ def run_experiment(path: str | Path, precision: float | None = None, out_dir: st
     only the files simcards wrote there (its list ``.simcards-written.json``) are replaced."""
     exp = load_experiment(path)
     out = check_output_folder(out_dir if out_dir is not None else default_out_dir(exp), force)
+    check_precision(precision)   # before the first line of output
     log(f"{exp.title}: {len(exp.cells)} cells, "
         f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
     run = play(exp, precision, threads, log, progress)
