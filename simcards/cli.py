@@ -265,12 +265,12 @@ def replay_cmd(
         outputs.check_output_file(json_path, force, "--json", suffixes=(".json",))
     rec = record(game, names, seed, game_index, parse_assignments(rule), stop_at_illegal=True)
     story = tell(rec)
-    for line in as_lines(story, open_hands):
-        out.print(line, highlight=False, markup=False, soft_wrap=True)
-    if json_path is not None:
+    if json_path is not None:   # first: the story ends with the illegal move, if any
         outputs.write_file(json_path, lambda tmp: tmp.write_text(
             json.dumps(as_json(story), indent=1) + "\n", encoding="utf-8"))
-        out.print(f"wrote the replay to {json_path}", highlight=False, markup=False)
+        out.print(f"wrote the replay to {json_path}", highlight=False, markup=False, soft_wrap=True)
+    for line in as_lines(story, open_hands):
+        out.print(line, highlight=False, markup=False, soft_wrap=True)
     if story.result is None:
         bad = story.decisions[-1]
         fail(f"strategy {bad.strategy!r} returned an illegal move {bad.move} ({bad.move_text}) in {game} "

@@ -29,7 +29,9 @@ def user_tree(tmp_path):
         return name
 
     def run(*args: str, code: str | None = None) -> subprocess.CompletedProcess:
-        env = dict(os.environ, PYTHONPATH=str(root))
+        # the tree first; then the caller's path (a worktree under test), if any
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p))
         cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "simcards", *args]
         return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
 
@@ -147,3 +149,18 @@ def test_a_fresh_process_loads_the_kernel_from_cache():
                                       check=True, env=env).stdout.strip().splitlines()[-1])
             for _ in range(2)]
     assert runs[1] == {"hits": 1, "misses": 0}
+
+
+def test_a_game_with_an_illegal_move_replays_up_to_it(user_tree, tmp_path):
+    name = user_tree(ALWAYS_SEVEN)
+    path = tmp_path / "bug.json"
+    ran = user_tree.run("replay", "five-alive", "--seed", "9", "--strategies", f"high_first,{name}",
+                        "--open", "--json", str(path))
+    assert ran.returncode == 2, ran.stderr
+    last = ran.stdout.strip().splitlines()[-1]
+    assert last.startswith("ILLEGAL: seat 1") and name in last and "7" in last and "may not play" in last
+    error = ran.stderr.strip()
+    assert "\n" not in error and name in error and "may not play" in error
+    data = json.loads(path.read_text())
+    assert data["result"] is None and data["illegal"]["move"] == 7
+    assert data["decisions"][-1]["illegal"] and data["decisions"][-1]["view"]["held"].get("7") is None
