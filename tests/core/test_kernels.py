@@ -1,4 +1,5 @@
 """Strategies are files; kernels are generated, cached on disk, and guard against illegal moves."""
+import json
 import os
 import subprocess
 import sys
