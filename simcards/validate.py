@@ -50,7 +50,8 @@ def check_game_range(start: Any, n_games: Any) -> None:
 
 def check_game_index(index: Any) -> int:
     if not is_int(index) or not 0 <= index <= MAX_GAME_INDEX:
-        raise SimcardsError(f"bad game index {index!r}: expected an integer 0..{MAX_GAME_INDEX}")
+        raise SimcardsError(f"bad game index {index!r}: expected an integer 0 or more, "
+                            f"at most {MAX_GAME_INDEX}")
     return int(index)
 
 
