@@ -16,6 +16,8 @@ from simcards.simulate import simulate
 def summarize(frame):
     """Win rate per strategy and per seat with 95% Wilson intervals (see simcards.stats)."""
     from simcards.stats import summarize as _summarize  # statsmodels loads in 0.7 s: only when asked
+    from simcards.validate import check_frame
+    check_frame(frame)
     return _summarize(frame)
 
 

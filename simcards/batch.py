@@ -15,10 +15,11 @@ import pandas as pd
 
 from simcards.errors import IllegalMoveError, SimcardsError
 from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST_STRATEGY,
-                              STATUS_SIZE, load_kernel, ready)
+                              STATUS_SIZE, load_kernel)
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 from simcards.strategy_registry import StrategyInfo, check_strategies
+from simcards.validate import strategy_names
 
 ProgressFn = Callable[[int], None]
 
@@ -49,9 +50,7 @@ class Batch:
     def kernel(self, check: bool = True):
         """The compiled entry module, compiled or loaded from cache before it is returned.
         ``check``: make sure no source changed since this process imported it (once per run)."""
-        module = load_kernel(self.spec, self.infos, check)
-        ready(module, self.spec, self.names, self.sids, self.params, self.seat_width)
-        return module
+        return load_kernel(self.spec, self.infos, check)
 
 
 def prepare(game: str, strategies: Sequence[str], seed: int = 0,
@@ -63,12 +62,7 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     ``kernel_strategies`` compiles one kernel for a wider set of strategies, so
     that many line-ups drawn from it share one compile (tournaments, tests)."""
     spec = get_game(game)
-    if isinstance(strategies, str):
-        strategies = [s.strip() for s in strategies.split(",")]
-    if strategies is None or not all(isinstance(s, str) for s in strategies):
-        raise SimcardsError(f"bad strategies {strategies!r}: expected one strategy name per seat, "
-                            f"e.g. {[spec.bench_strategy] * spec.min_players}")
-    strategies = tuple(strategies)
+    strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
     strategy_dirs = tuple(str(d) for d in strategy_dirs)
     check_strategies(spec, strategies, strategy_dirs)

@@ -39,15 +39,24 @@ def _timed(fn):
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def _warm_up(batch, game: str, seed: int, reference_games: int) -> None:
+    """One discarded pass over everything measured: a first call compiles or loads code
+    (the kernel on each thread count, the strategies' numba helpers the reference engine
+    calls), and that time must not land in a measured column."""
+    for threads in sorted({1, default_threads()}):
+        run_records(batch, 16, threads=threads)
+    play_reference(game, batch.strategies, seed, reference_games, batch=batch)  # a game not timed
+
+
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
           strategy: str = "", seed: int = 0, strategy_dirs=()) -> dict:
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     unit = batch.spec.step_column
     col = list(batch.spec.game_columns).index(unit)
     t = time.perf_counter()
-    batch.kernel()
-    run_records(batch, 16, threads=1)  # the first call compiles or loads from cache
+    batch.kernel()                      # compiles, or loads from numba's cache
     load_s = time.perf_counter() - t
+    _warm_up(batch, game, seed, reference_games)
     rows = []
     for label, threads in (("fast, 1 core", 1), (f"fast, {default_threads()} cores", default_threads())):
         (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=threads))

@@ -1,20 +1,70 @@
 """The ``simcards`` command: thin skins over the library (simcards.simulate, replay, bench)."""
 from __future__ import annotations
 
-import contextlib
-import os
 import functools
+import os
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from simcards.errors import IllegalMoveError, SimcardsError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+class OneLineErrors(typer.core.TyperGroup):
+    """Usage errors (an unknown option, ``--games 1.5``, ``--seed abc``) as one line on stderr
+    and exit code 2, like every other bad input, instead of a framed box.
+
+    typer vendors click (``typer._click``), so its exceptions are matched by what they
+    provide (``format_message``, ``exit_code``), not by importing a private module."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            err.print("Aborted.", markup=False)
+            code = 1
+        except typer.TyperException as exc:
+            if not standalone_mode or not hasattr(exc, "format_message"):
+                raise
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                exc.show()      # `simcards` alone: the help, as before
+            else:
+                err.print(error_line(usage_message(exc)), highlight=False, soft_wrap=True)
+            code = exc.exit_code
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_message(exc) -> str:
+    """click's message, plus what is accepted where click does not say it."""
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)
+    if getattr(exc, "option_name", None) and getattr(exc, "possibilities", None) is not None and ctx:
+        accepted = sorted(o for p in ctx.command.params for o in p.opts if o.startswith("--"))
+        message = (f"unknown option {exc.option_name!r} for `{ctx.command_path}`: "
+                   f"accepted are {', '.join(accepted)}")
+    elif getattr(exc, "param", None) is not None and hasattr(exc.__cause__, "errors"):
+        # typer checks values with pydantic: its error holds the value the user gave
+        first = exc.__cause__.errors()[0]
+        expected = first["msg"].split(",")[0].replace("Input should be", "expected")
+        name = max(getattr(exc.param, "opts", None) or [exc.param.name], key=len)
+        message = f"bad value {first['input']!r} for {name}: {expected}"
+    elif type(exc).__name__ == "UsageError" and ctx is not None and "command" in message:
+        message = (message.rstrip(".") + ": accepted are "
+                   + ", ".join(sorted(ctx.command.list_commands(ctx))))
+    return message[:1].lower() + message[1:]
+
+
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
                   help="Monte-Carlo strategy simulator for card games.")
 out = Console()
 err = Console(stderr=True)
@@ -26,20 +76,30 @@ SeedOpt = Annotated[int, typer.Option(help="Base seed: the same seed gives the s
 StrategyDirOpt = Annotated[Optional[list[Path]], typer.Option(
     "--strategy-dir", help="A folder of your own strategies, <game_package>/<name>.py (repeatable); "
                            "$SIMCARDS_STRATEGY_PATH adds folders too.")]
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Replace an existing output; only files simcards wrote there are removed.")]
+
+
+def error_line(message: str) -> Text:
+    # a Text, not markup: "pip install 'simcards[dask]'" must keep its brackets
+    return Text.assemble(("error:", "bold red"), " ", message)
 
 
 def fail(message: str, code: int = 2) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err.print(error_line(message), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def command(name: str):
-    """Register a command whose bad input ends in one line on stderr and exit code 2."""
+    """Register a command whose bad input ends in one line on stderr and exit code 2,
+    and whose waits for a compiling kernel are shown on a terminal."""
     def wrap(func):
         @functools.wraps(func)
         def run(*args, **kwargs):
+            from simcards.waits import kernel_notes
             try:
-                return func(*args, **kwargs)
+                with kernel_notes(err):
+                    return func(*args, **kwargs)
             except (SimcardsError, IllegalMoveError) as exc:
                 fail(str(exc))
         return app.command(name)(run)
@@ -95,7 +155,7 @@ def rules_cmd(game: GameArg) -> None:
 
 
 def summarize(frame):
-    from simcards.stats import summarize as _summarize
+    from simcards import summarize as _summarize
     return _summarize(frame)
 
 
@@ -132,35 +192,44 @@ def run_cmd(
         "--rotate/--no-rotate", help="Play every deal in every seat order (default for mixed line-ups), "
              "so strategy rows are net of seat; --no-rotate keeps each strategy in its seat.")] = None,
     strategy_dir: StrategyDirOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
+    from simcards import outputs
     from simcards.options import parse_assignments
     from simcards.registry import get_game
     from simcards.runner import RunSpec, backend_for, execute
+    from simcards.validate import check_optional_counts
+    from simcards.waits import progress_bar
     spec = get_game(game)
     names = _strategy_list(spec, players, strategies)
-    if out_path is not None and out_path.suffix not in (".parquet", ".csv"):
-        raise SimcardsError(f"bad output file {str(out_path)!r}: expected a .parquet or .csv name")
     if out_path is not None and summary_only:
         raise SimcardsError("--out writes every game's rows, which --summary-only does not keep: use one of them")
-    for label, value in (("thread count", threads), ("worker count", workers)):
-        if value is not None and value < 1:
-            raise SimcardsError(f"bad {label} {value}: expected a positive integer")
+    check_optional_counts(thread_count=threads, worker_count=workers, chunk_size=chunk_size)
     if resume and run_dir is None:
         raise SimcardsError("--resume needs --run-dir, the folder of the run to finish")
-    run = RunSpec.create(game, names, games, seed, parse_assignments(rule), chunk_size=chunk_size,
-                         summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
-    backend = backend_for(cluster, threads, workers)
+    # every check before the first game: a bad path must not cost the run
+    if out_path is not None:
+        outputs.check_output_file(out_path, force, "--out", suffixes=(".parquet", ".csv"))
+    if run_dir is not None:
+        outputs.check_run_folder(run_dir, resume, force)
     from simcards.rotation import describe, execute_rotated, should_rotate
-    with _progress(games) as advance:
-        if should_rotate(rotate, names, summary_only):
-            result = execute_rotated(
-                lambda seating, deals: RunSpec.create(game, seating, deals, seed, parse_assignments(rule),
-                                                      chunk_size=chunk_size, strategy_dirs=strategy_dir or (),
-                                                      threads=threads),
-                names, games, execute, run_dir, backend=backend, resume=resume, progress=advance)
+    rotated = should_rotate(rotate, names, summary_only)
+
+    def spec_for(seating, n):
+        return RunSpec.create(game, seating, n, seed, parse_assignments(rule), chunk_size=chunk_size,
+                              summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
+
+    run = spec_for(names, games)        # validates every input, whichever way it is played
+    backend = backend_for(cluster, threads, workers)
+    if run_dir is not None and force:
+        outputs.clear_run_folder(run_dir)
+    with progress_bar(err, games) as bar:
+        if rotated:
+            result = execute_rotated(spec_for, names, games, execute, run_dir, backend=backend,
+                                     resume=resume, progress=bar.advance)
         else:
-            result = execute(run, backend, run_dir, resume, progress=advance)
+            result = execute(run, backend, run_dir, resume, progress=bar.advance)
     if summary_only:
         out.print(summary_table(result.summary(), f"{game}: {result.games:,} games (summary only), seed {seed}"))
         unfinished = result.unfinished
@@ -171,30 +240,13 @@ def run_cmd(
     if unfinished:
         out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
     if out_path is not None:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
         if out_path.suffix == ".parquet":
-            result.to_parquet(out_path, index=False)
+            outputs.write_file(out_path, lambda tmp: result.to_parquet(tmp, index=False))
         else:
-            result.to_csv(out_path, index=False)
-        out.print(f"wrote {len(result):,} rows to {out_path}")
+            outputs.write_file(out_path, lambda tmp: result.to_csv(tmp, index=False))
+        out.print(f"wrote {len(result):,} rows to {out_path}", markup=False, highlight=False)
 
 
-@contextlib.contextmanager
-def _progress(total: int):
-    """One bar for every backend: games done, games per second, time left (on stderr)."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TaskProgressColumn, TextColumn, TimeRemainingColumn)
-    from rich.text import Text
-
-    class Speed(ProgressColumn):
-        def render(self, task) -> Text:
-            return Text("" if task.speed is None else f"{task.speed:,.0f} games/s")
-
-    with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-                  Speed(), TimeRemainingColumn(), console=err, transient=True,
-                  disable=total < 50_000) as bar:
-        task = bar.add_task("games", total=total)
-        yield lambda k: bar.advance(task, k)
 
 
 @command("replay")
@@ -206,26 +258,45 @@ def replay_cmd(
     players: Annotated[Optional[int], typer.Option(help="Number of players.")] = None,
     rule: RuleOpt = None,
     strategy_dir: StrategyDirOpt = None,
+    open_hands: Annotated[bool, typer.Option(
+        "--open", help="Show every hand and what the deciding seat may see at each decision.")] = False,
+    json_path: Annotated[Optional[Path], typer.Option(
+        "--json", help="Also write the replay as data: every decision, the view the strategy saw, the move.")] = None,
+    force: ForceOpt = False,
 ) -> None:
-    """Play one game on the fast engine, check it move by move against the reference engine, print it."""
+    """Play one game on the fast engine, check it move by move against the reference engine, print it.
+
+    A game stopped by an illegal move is replayed up to that move, shown last with why it is illegal."""
+    import json
+
+    from simcards import outputs
     from simcards.options import parse_assignments
     from simcards.registry import get_game
-    from simcards.replay import record, replay
+    from simcards.replay import record
+    from simcards.replay_story import as_json, as_lines, tell
+    from simcards.validate import check_game_index
     spec = get_game(game)
     names = _strategy_list(spec, players, strategies)
-    if game_index < 0:
-        raise SimcardsError(f"bad game index {game_index}: expected 0 or more")
-    rec = record(game, names, seed, game_index, parse_assignments(rule), strategy_dirs=strategy_dir or ())
-    ref = replay(rec)
-    out.print(f"{spec.title}, seed {seed}, game {game_index}, seats: "
-              + ", ".join(f"{i}={s}" for i, s in enumerate(names)), highlight=False)
-    for line in ref.log:
-        out.print(line, highlight=False)
-    seats, game_row = ref.result()
+    check_game_index(game_index)
+    if json_path is not None:
+        outputs.check_output_file(json_path, force, "--json", suffixes=(".json",))
+    rec = record(game, names, seed, game_index, parse_assignments(rule), stop_at_illegal=True,
+                 strategy_dirs=strategy_dir or ())
+    story = tell(rec)
+    if json_path is not None:   # first: the story ends with the illegal move, if any
+        outputs.write_file(json_path, lambda tmp: tmp.write_text(
+            json.dumps(as_json(story), indent=1) + "\n", encoding="utf-8"))
+        out.print(f"wrote the replay to {json_path}", highlight=False, markup=False, soft_wrap=True)
+    for line in as_lines(story, open_hands):
+        out.print(line, highlight=False, markup=False, soft_wrap=True)
+    if story.result is None:
+        bad = story.decisions[-1]
+        fail(f"strategy {bad.strategy!r} returned an illegal move {bad.move} ({bad.move_text}) in {game} "
+             f"(seat {bad.seat}, game index {game_index}, seed {seed}): {bad.illegal}")
     out.print("Result: " + "; ".join(
-        f"seat {p} rank {row[1]}" + (" (winner)" if row[0] else "") for p, row in enumerate(seats)),
+        f"seat {r['seat']} rank {r['rank']}" + (" (winner)" if r["win"] else "") for r in story.result["seats"]),
         highlight=False)
-    out.print(", ".join(f"{c} {v}" for c, v in zip(spec.game_columns, game_row)), highlight=False)
+    out.print(", ".join(f"{c} {v}" for c, v in story.result["game"].items()), highlight=False)
     out.print(f"[green]The reference engine agrees with the fast engine on all "
               f"{len(rec.moves)} moves.[/]")
 
@@ -255,7 +326,7 @@ def bench_cmd(
     out.print(table)
     out.print(f"mean {result['unit']}s per game: {result['steps_per_game']:.1f}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
-              f"first compile or load in this process: {result['load_s']:.2f} s; "
+              f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
               "(CPU time is per core, less sensitive to other processes than wall time)")
 

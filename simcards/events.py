@@ -1,26 +1,51 @@
-"""A tiny publish/subscribe channel for waits the user should see (compiling, loading).
+"""A tiny publish/subscribe channel for waits the user should see.
 
-The library emits; the CLI subscribes and shows a status line. Kinds emitted by
-simcards.kernels: ``compile-start`` (game, strategies, estimate_s),
-``compile-done`` (game, strategies, seconds), ``kernel-cached`` (game, strategies, seconds).
+The library never prints: it announces long waits here, and whoever cares (the
+CLI's status line, a test, a notebook) subscribes. With no subscriber an
+``emit`` costs one lock and a loop over an empty list.
+
+Kinds emitted today (fields are keyword arguments of ``emit``):
+
+``"compile-start"``   game: str, strategies: tuple[str, ...], estimate_s: float
+    numba starts compiling the kernel of a game and strategy set (first use of
+    that set, or its sources changed); ``estimate_s`` is a guess of the wait.
+``"compile-done"``    game: str, strategies: tuple[str, ...], seconds: float
+    that compile finished (always after a ``"compile-start"``).
+``"kernel-cached"``   game: str, strategies: tuple[str, ...], seconds: float
+    the kernel came from numba's on-disk cache instead; ``seconds`` it took.
+
+The kernel loader (``simcards.kernels.load_kernel``) emits them, through
+``simcards.kernel_waits.announce_compile``.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+import contextlib
+import threading
 from typing import Any, Callable, Iterator
 
-_subscribers: list[Callable[..., None]] = []
+Callback = Callable[..., None]   # callback(kind, **fields)
+
+KINDS = ("compile-start", "compile-done", "kernel-cached")
+
+_lock = threading.Lock()
+_subscribers: list[Callback] = []
 
 
 def emit(kind: str, **fields: Any) -> None:
-    for callback in list(_subscribers):
+    """Tell every current subscriber ``callback(kind, **fields)``, in subscription order."""
+    with _lock:
+        callbacks = list(_subscribers)   # a callback may subscribe or leave meanwhile
+    for callback in callbacks:
         callback(kind, **fields)
 
 
-@contextmanager
-def subscribe(callback: Callable[..., None]) -> Iterator[None]:
-    _subscribers.append(callback)
+@contextlib.contextmanager
+def subscribe(callback: Callback) -> Iterator[Callback]:
+    """Receive every event emitted inside the ``with`` block (from any thread)."""
+    with _lock:
+        _subscribers.append(callback)
     try:
-        yield
+        yield callback
     finally:
-        _subscribers.remove(callback)
+        with _lock:
+            _subscribers.remove(callback)

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
 import os
 import platform
 import sys
 import tempfile
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Sequence
@@ -32,8 +30,9 @@ from typing import Sequence
 import numba
 import numpy as np
 
-from simcards import events, sources
+from simcards import sources
 from simcards.config import kernel_dir
+from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function
 
@@ -253,59 +252,7 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[modname] = module
     module_spec.loader.exec_module(module)
+    announce_compile(spec, [i.name for i in infos], module, folder, modname)  # compile now, on simcards.events
     _loaded[modname] = module
     _last[memo] = module
     return module
-
-
-def _is_cached(module: ModuleType) -> bool:
-    """numba keeps an index file per cached function beside the module, in __pycache__."""
-    path = Path(module.__file__)
-    return any((path.parent / "__pycache__").glob(f"{path.stem}.play_batch-*.nbi"))
-
-
-def _times_file() -> Path:
-    return kernel_dir() / "compile-seconds.json"
-
-
-def _estimate(game: str) -> float:
-    try:
-        return float(json.loads(_times_file().read_text()).get(game, 15.0))
-    except (OSError, ValueError):
-        return 15.0
-
-
-def _note_time(game: str, seconds: float) -> None:
-    try:
-        times = json.loads(_times_file().read_text()) if _times_file().exists() else {}
-        times[game] = round(seconds, 1)
-        fd, tmp = tempfile.mkstemp(dir=kernel_dir(), suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(times, fh)
-        os.replace(tmp, _times_file())
-    except (OSError, ValueError):
-        pass  # an estimate only
-
-
-def ready(module: ModuleType, spec: GameSpec, names: Sequence[str], sids: np.ndarray,
-          params: np.ndarray, seat_width: int) -> float:
-    """Compile the batch entry point, or load it from numba's cache, before any game is
-    timed or any thread starts; says which through simcards.events. Returns the seconds."""
-    if getattr(module, "_simcards_ready", False):
-        return 0.0
-    cached = _is_cached(module)
-    fields = {"game": spec.name, "strategies": list(names)}
-    if not cached:
-        events.emit("compile-start", estimate_s=_estimate(spec.name), **fields)
-    t0 = time.perf_counter()
-    n = len(sids)
-    module.play_batch(0, 0, 0, sids, params, np.zeros((0, n, seat_width), np.int64),
-                      np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(STATUS_SIZE, np.int64))
-    seconds = time.perf_counter() - t0
-    if cached:
-        events.emit("kernel-cached", seconds=seconds, **fields)
-    else:
-        _note_time(spec.name, seconds)
-        events.emit("compile-done", seconds=seconds, **fields)
-    module._simcards_ready = True
-    return seconds

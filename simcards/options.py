@@ -113,6 +113,10 @@ def parse_assignments(pairs: list[str] | None) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise SimcardsError(f"bad rule {pair!r}: expected key=value, for example lives=3")
+        if key.strip() in out:
+            # the last one winning silently hides a typo in a long command line
+            raise SimcardsError(f"rule option {key.strip()!r} given twice ({key.strip()}={out[key.strip()]}, "
+                                f"{pair.strip()}): expected each option once")
         out[key.strip()] = value.strip()
     return out
 

@@ -9,7 +9,7 @@ import numpy as np
 from simcards.batch import Batch, prepare, raise_illegal
 from simcards.engine import save_memory
 from simcards.errors import IllegalMove, IllegalMoveError
-from simcards.kernels import ST_ILLEGAL, STATUS_SIZE
+from simcards.kernels import ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, STATUS_SIZE
 from simcards.rng import STREAM_STRATEGY, PyRandom
 from simcards.strategy_registry import decision_function
 
@@ -32,8 +32,11 @@ class Record:
 
 def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
            rules: Mapping[str, Any] | None = None, batch: Batch | None = None,
-           strategy_dirs: Sequence[str] = ()) -> Record:
-    """Play one game on the fast engine and keep every decision and state."""
+           stop_at_illegal: bool = False, strategy_dirs: Sequence[str] = ()) -> Record:
+    """Play one game on the fast engine and keep every decision and state.
+
+    An illegal move raises IllegalMoveError; with ``stop_at_illegal`` the record keeps
+    the game up to that move instead, and the move in ``extra["illegal"]``."""
     batch = batch or prepare(game, strategies, seed, rules, strategy_dirs=strategy_dirs)
     kernel = batch.kernel()
     status = np.zeros(STATUS_SIZE, np.int64)
@@ -41,15 +44,20 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     size = kernel.snapshot_size(batch.n_players, batch.params)
     moves = np.zeros((steps, 3), np.int64)
     snaps = np.zeros((2 * steps + 1, size), np.int64)
-    raws = np.zeros((steps, kernel.state_size(batch.n_players, batch.params)), np.int64)
+    # one more row than moves: a game stopped by an illegal move keeps the state at that decision
+    raws = np.zeros((steps + 1, kernel.state_size(batch.n_players, batch.params)), np.int64)
     seats = np.zeros((batch.n_players, batch.seat_width), np.int64)
     game_row = np.zeros(len(batch.spec.game_columns), np.int64)
     status[:] = 0
     kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, raws, seats,
                        game_row, status)
+    extra = {}
     if status[ST_ILLEGAL] != 0:
-        raise_illegal(batch, status)
-    return Record(batch, game_index, moves, snaps, raws, seats, game_row)
+        if not stop_at_illegal:
+            raise_illegal(batch, status)
+        extra["illegal"] = {"kind": int(status[ST_KIND]), "seat": int(status[ST_SEAT]),
+                            "move": int(status[ST_MOVE])}
+    return Record(batch, game_index, moves, snaps, raws, seats, game_row, extra)
 
 
 def _new_reference(batch: Batch, game_index: int):
@@ -105,10 +113,13 @@ def _field_names(layout, positions) -> list[str]:
     return out
 
 
-def replay(rec: Record, check: Callable[[Any], None] | None = None):
-    """Replay a record through the reference engine; returns the finished reference game.
+def replay(rec: Record, check: Callable[[Any], None] | None = None,
+           on_decision: Callable[[Any, int, int, int, int], None] | None = None):
+    """Replay a record through the reference engine; returns the finished reference game
+    (for a record stopped at an illegal move, the game at that decision).
 
-    ``check(game)``, if given, runs after the deal and after every move (invariants in tests)."""
+    ``check(game)``, if given, runs after the deal and after every move (invariants in tests);
+    ``on_decision(game, step, kind, seat, move)`` at every decision, before its move."""
     ref = _new_reference(rec.batch, rec.game_index)
     if check:
         check(ref)
@@ -118,10 +129,18 @@ def replay(rec: Record, check: Callable[[Any], None] | None = None):
         if decision != (kind, seat):
             raise ReplayMismatch(f"step {step}: reference expects {decision}, fast had {(kind, seat)}")
         _check_decision(rec, step, ref, kind, seat)
+        if on_decision:
+            on_decision(ref, step, kind, seat, move)
         ref.apply(kind, move)
         if check:
             check(ref)
         _check("after", step, ref.snapshot(), rec.snaps[2 * step + 1])
+    if "illegal" in rec.extra:   # the game stops at the illegal decision: no result to compare
+        bad = rec.extra["illegal"]
+        if ref.next_decision() != (bad["kind"], bad["seat"]):
+            raise ReplayMismatch(f"the reference game does not reach the illegal decision {bad}")
+        _check("before the illegal move at", len(rec.moves), ref.snapshot(), rec.snaps[2 * len(rec.moves)])
+        return ref
     if ref.next_decision() is not None:
         raise ReplayMismatch(f"the reference game goes on after {len(rec.moves)} moves")
     _check("at the end", len(rec.moves), ref.snapshot(), rec.snaps[-1])

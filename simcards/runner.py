@@ -24,6 +24,7 @@ from simcards.config import DEFAULT_CHUNK, default_threads
 from simcards.errors import SimcardsError
 from simcards.batch import Batch, prepare, run_range, to_frame
 from simcards.totals import Totals, totals_from_records
+from simcards.validate import check_optional_counts, check_run_size
 
 ProgressFn = Callable[[int], None]
 MANIFEST = "manifest.json"
@@ -60,9 +61,8 @@ class RunSpec:
             raise SimcardsError(f"bad chunk size {chunk_size!r}: expected a positive integer")
         if not isinstance(start, (int, np.integer)) or start < 0:
             raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
-                                    or threads < 1):
-            raise SimcardsError(f"bad number of threads {threads!r}: expected a positive integer")
+        check_optional_counts(threads=threads)
+        check_run_size(batch.spec, len(batch.strategies), start, n_games, summary_only)
         if chunk_size is None:
             # one chunk per thread for small runs, so that every thread has work
             chunk_size = min(DEFAULT_CHUNK, max(1, -(-int(n_games) // (threads or default_threads()))))

@@ -23,6 +23,9 @@ def register(command) -> None:
         threads: Annotated[Optional[int], typer.Option(help="Threads (default: all cores).")] = None,
         compare: Annotated[Optional[tuple[Path, Path]], typer.Option(
             help="Two report folders A B: print every estimate of B outside A's 95% interval.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Replace a report folder that already holds files; only files simcards "
+                            "wrote there are removed.")] = False,
     ) -> None:
         """Run an experiment and write its report: index.html, report.md, plots, results.parquet,
         config.json, summary.json. With --compare A B, compare two reports instead."""
@@ -35,9 +38,12 @@ def register(command) -> None:
         from simcards.report.run import run_experiment
         if threads is not None and threads < 1:
             raise SimcardsError(f"bad thread count {threads}: expected a positive integer")
+        from simcards.waits import progress_bar
         err = Console(stderr=True)
-        folder = run_experiment(experiment, precision=precision, out_dir=out_dir, threads=threads,
-                                log=lambda msg: err.print(msg, highlight=False))
+        with progress_bar(err, 0) as bar:
+            folder = run_experiment(experiment, precision=precision, out_dir=out_dir, threads=threads,
+                                    log=lambda msg: err.print(msg, highlight=False, markup=False),
+                                    force=force, progress=bar.update)
         typer.echo(f"report written to {folder / 'index.html'}")
 
 

@@ -505,4 +505,9 @@ def load_experiment(path: str | Path) -> Experiment:
         raise SimcardsError(f"bad experiment file {str(path)!r}: expected a .toml file")
     if not path.is_file():
         raise SimcardsError(f"experiment file {str(path)!r} not found: expected an existing .toml file")
-    return parse_experiment(path, path.read_text(encoding="utf-8"))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SimcardsError(f"bad experiment file {str(path)!r}: byte {exc.object[exc.start]:#04x} at "
+                            f"offset {exc.start} is not UTF-8, expected a UTF-8 text file") from None
+    return parse_experiment(path, text)

@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simcards.report.analysis import Results, length_columns  # noqa: E402
+from simcards.outputs import atomic  # noqa: E402
 from simcards.report.experiment import MAIN, Experiment  # noqa: E402
 
 DPI = 90
@@ -34,7 +35,8 @@ def _grid(n: int, width: float = 4.0, height: float = 3.0, cols: int = 3):
 
 def _save(fig, out_dir: Path, name: str) -> str:
     fig.tight_layout()
-    fig.savefig(out_dir / name, dpi=DPI)
+    with atomic(out_dir / name) as tmp:   # a plot appears under its name only when complete
+        fig.savefig(tmp, dpi=DPI)
     plt.close(fig)
     return name
 

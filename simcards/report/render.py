@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simcards.outputs import write_text
 from simcards.report.analysis import Results, length_columns
 from simcards.report.experiment import MAIN
 
@@ -73,8 +74,9 @@ def _overview(run, res: Results, config: dict) -> Section:
                      f"{run.games[cell.id] * len(cell.lineups):,}"])
     s.table(["part", "rule", "players", "line-ups", "of which mirror", "games per line-up", "games"], rows)
     total = config["total_games"]
-    text = (f"{total:,} games in all, played in {config['timings_s']['play']:.1f} s "
-            f"(analysis {config['timings_s']['analysis']:.1f} s, plots {config['timings_s']['plots']:.1f} s), "
+    text = (f"{total:,} games in all, played in {config['timings_s']['play']:.1f} s without compiling "
+            f"(compiling or loading the kernel took {config['timings_s'].get('compile', 0.0):.1f} s more; "
+            f"analysis {config['timings_s']['analysis']:.1f} s, plots {config['timings_s']['plots']:.1f} s), "
             f"simcards {config['simcards_version']}.")
     if run.precision is not None:
         worst = res.intervals["half_width"].max() if len(res.intervals) else float("nan")
@@ -441,8 +443,8 @@ def to_html(title: str, secs: list[Section]) -> str:
 def write(run, res: Results, figs: dict, config: dict, out_dir: Path) -> None:
     secs = sections(run, res, figs, config)
     title = run.exp.title
-    (out_dir / "report.md").write_text(to_markdown(title, secs), encoding="utf-8")
-    (out_dir / "index.html").write_text(to_html(title, secs), encoding="utf-8")
+    write_text(out_dir / "report.md", to_markdown(title, secs))
+    write_text(out_dir / "index.html", to_html(title, secs))
 
 
 __all__ = ["Section", "sections", "to_markdown", "to_html", "write", "pd"]

@@ -20,12 +20,15 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
+from simcards.outputs import check_output_folder, finish_output_folder, write_file, write_text
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
 from simcards.runner import run_records
 from simcards.batch import Batch, prepare, to_frame
 
 Log = Callable[[str], None]
+REPORT_FILES = ("results.parquet", "config.json", "report.md", "index.html", "summary.json")
+Progress = Callable[[int, int, str], None]   # games done, games planned, where
 
 
 def _quiet(_: str) -> None:
@@ -62,15 +65,23 @@ class Run:
     precision_met: bool | None
     worst: list[dict]                    # intervals still above the target (cap reached)
     seconds_play: float = 0.0
+    seconds_compile: float = 0.0        # compiling (or loading) the kernel, before the first game
 
 
-def play(exp: Experiment, precision: float | None = None, threads: int | None = None,
-         log: Log = _quiet) -> Run:
-    """Play the experiment: a first batch of ``games`` per line-up, then more while imprecise."""
-    precision = exp.precision if precision is None else precision
+def check_precision(precision: float | None) -> float | None:
     if precision is not None and (isinstance(precision, bool) or not 0 < precision < 0.5):
         raise SimcardsError(f"bad precision {precision!r}: expected a number between 0 and 0.5 "
                             "(half-width of a 95% interval, e.g. 0.005)")
+    return precision
+
+
+def play(exp: Experiment, precision: float | None = None, threads: int | None = None,
+         log: Log = _quiet, progress: Progress | None = None) -> Run:
+    """Play the experiment: a first batch of ``games`` per line-up, then more while imprecise.
+
+    ``progress(done, total, where)`` is told the games played over every cell and line-up
+    (the total grows when a precision target adds batches)."""
+    precision = check_precision(exp.precision if precision is None else precision)
     offsets, k = {}, 0
     batches = {}
     for cell in exp.cells:
@@ -83,18 +94,32 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     history: list[dict] = []
     want = {c.id: exp.games for c in exp.cells}
     t0 = time.perf_counter()
+    batches[0].kernel()   # every line-up shares this kernel: its compile is timed apart from the games
+    seconds_compile = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    done, total = 0, 0
     met: bool | None = None
     worst: list[dict] = []
     rounds = 0
     while want:
         rounds += 1
+        total += sum((want[c.id] - games[c.id]) * len(c.lineups) for c in exp.cells if c.id in want)
         for cell in exp.cells:
             if cell.id not in want:
                 continue
             start, count = games[cell.id], want[cell.id] - games[cell.id]
             for i, lineup in enumerate(cell.lineups):
                 batch = batches[offsets[cell.id] + i]
-                seat_out, game_out = run_records(batch, count, start=start, threads=threads)
+                where = f"{cell.label}, line-up {i + 1}/{len(cell.lineups)}"
+
+                def advance(k: int, where: str = where) -> None:
+                    nonlocal done
+                    done += k
+                    if progress:
+                        progress(done, total, where)
+
+                seat_out, game_out = run_records(batch, count, start=start, threads=threads,
+                                                 progress=advance)
                 frame = to_frame(batch, seat_out, game_out, start)
                 frame.insert(0, "lineup", np.int32(offsets[cell.id] + i))
                 frame.insert(0, "players", np.int8(cell.players))
@@ -125,7 +150,7 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     frame = pd.concat(frames, ignore_index=True)
     frame = frame.sort_values(["cell", "lineup", "game", "seat"], ignore_index=True)
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
-               seconds_play=time.perf_counter() - t0)
+               seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile)
 
 
 def resolved_config(run: Run, timings: dict) -> dict:
@@ -160,7 +185,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
                      "numba": numba.__version__, "pandas": pd.__version__,
                      "statsmodels": statsmodels.__version__, "scipy": scipy.__version__,
                      "matplotlib": matplotlib.__version__},
-        "regenerate": "simcards report " + str(exp.path) + (
+        "regenerate": "simcards report --force " + str(exp.path) + (
             f" --precision {run.precision}" if run.precision is not None else ""),
     }
 
@@ -169,21 +194,22 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
     """Analyse a played experiment and write every file of its report folder."""
     from simcards.report import plots, render, summary
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("*.png"):
-        old.unlink()
     t = time.perf_counter()
     results: Results = analyse(run.frame, run.exp)
     t_analysis = time.perf_counter() - t
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)
     t_plots = time.perf_counter() - t
-    run.frame.to_parquet(out_dir / "results.parquet", index=False, compression="zstd")
-    timings = {"play": round(run.seconds_play, 3), "analysis": round(t_analysis, 3),
-               "plots": round(t_plots, 3)}
+    write_file(out_dir / "results.parquet",
+               lambda tmp: run.frame.to_parquet(tmp, index=False, compression="zstd"))
+    timings = {"compile": round(run.seconds_compile, 3), "play": round(run.seconds_play, 3),
+               "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)
-    (out_dir / "config.json").write_text(json.dumps(config, indent=2, default=_json_default) + "\n")
+    write_text(out_dir / "config.json", json.dumps(config, indent=2, default=_json_default) + "\n")
     render.write(run, results, figures, config, out_dir)
     summary.write(results, run.exp, out_dir)
+    # the plots of an older report that this one does not draw go; files simcards never wrote stay
+    finish_output_folder(out_dir, [*figures.values(), *REPORT_FILES])
     log(f"wrote {out_dir}")
     return config
 
@@ -201,15 +227,18 @@ def _json_default(value):
 
 
 def run_experiment(path: str | Path, precision: float | None = None, out_dir: str | Path | None = None,
-                   threads: int | None = None, log: Log = _quiet) -> Path:
-    """``simcards report``: load, play, analyse and write ``reports/NAME/``; returns the folder."""
+                   threads: int | None = None, log: Log = _quiet, force: bool = False,
+                   progress: Progress | None = None) -> Path:
+    """``simcards report``: load, play, analyse and write ``reports/NAME/``; returns the folder.
+
+    A folder that already holds files is refused before any game unless ``force``; then
+    only the files simcards wrote there (its list ``.simcards-written.json``) are replaced."""
     exp = load_experiment(path)
-    out = Path(out_dir) if out_dir is not None else default_out_dir(exp)
-    if out.exists() and not out.is_dir():
-        raise SimcardsError(f"bad output folder {str(out)!r}: it is a file; expected a folder")
+    out = check_output_folder(out_dir if out_dir is not None else default_out_dir(exp), force)
+    check_precision(precision)   # before the first line of output
     log(f"{exp.title}: {len(exp.cells)} cells, "
         f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
-    run = play(exp, precision, threads, log)
+    run = play(exp, precision, threads, log, progress)
     write_report(run, out, log)
     return out
 

@@ -64,9 +64,10 @@ def records(res, exp) -> list[dict]:
 
 
 def write(res, exp, out_dir: Path) -> Path:
+    from simcards.outputs import write_text
     path = Path(out_dir) / FILE
-    path.write_text(json.dumps({"experiment": exp.name, "game": exp.spec.name, "records": records(res, exp)},
-                               indent=1) + "\n")
+    write_text(path, json.dumps({"experiment": exp.name, "game": exp.spec.name, "records": records(res, exp)},
+                                indent=1) + "\n")
     return path
 
 

@@ -164,3 +164,36 @@ def test_installing_puts_no_generic_strategies_package_in_site_packages(tmp_path
     assert {"simcards", "simcards_strategies"} <= tops
     names = zipfile.ZipFile(wheel).namelist()
     assert "simcards_strategies/five_alive/expert.py" in names
+
+
+def test_a_game_with_an_illegal_move_replays_up_to_it(tmp_path):
+    import json
+    root = _folder(tmp_path, {"sevens": ALWAYS_SEVEN})
+    path = tmp_path / "bug.json"
+    ran = _cli("replay", "five-alive", "--seed", "9", "--strategies", "high_first,sevens", "--open",
+               "--json", str(path), "--strategy-dir", str(root))
+    assert ran.returncode == 2, ran.stderr
+    last = ran.stdout.strip().splitlines()[-1]
+    assert last.startswith("ILLEGAL: seat 1") and "sevens" in last and "7" in last
+    error = ran.stderr.strip()
+    assert "\n" not in error and "sevens" in error
+    data = json.loads(path.read_text())
+    assert data["result"] is None and data["illegal"]["move"] == 7
+    assert data["decisions"][-1]["illegal"]
+
+
+FRESH = """
+import json
+from simcards.batch import prepare
+b = prepare("five-alive", ["high_first", "random"], 0)
+k = b.kernel().play_batch
+print(json.dumps({"hits": sum(k.stats.cache_hits.values()), "misses": sum(k.stats.cache_misses.values())}))
+"""
+
+
+def test_a_fresh_process_loads_the_kernel_from_cache():
+    import json
+    runs = [json.loads(subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True,
+                                      check=True).stdout.strip().splitlines()[-1])
+            for _ in range(2)]
+    assert runs[1] == {"hits": 1, "misses": 0}

@@ -65,7 +65,7 @@ def test_config_resolves_everything(tiny_report):
     assert config["experiment_source"] == TINY
     assert config["games_per_lineup"] == {str(c.id): 150 for c in exp.cells}
     assert config["total_games"] == 150 * sum(len(c.lineups) for c in exp.cells)
-    assert set(config["timings_s"]) == {"play", "analysis", "plots"}
+    assert set(config["timings_s"]) == {"compile", "play", "analysis", "plots"}
     assert [l["seats"] for l in config["lineups"]] == [list(x) for c in exp.cells for x in c.lineups]
 
 

@@ -1,0 +1,81 @@
+"""The kernel's compile (or cache load) at a known moment, announced on ``simcards.events``.
+
+numba compiles a generated kernel lazily, at its first call, wherever that is
+(a thread of a run, the first line-up of a report, the reference column of a
+bench). ``announce_compile`` makes that first call right after the import, with
+no games, and announces it: ``compile-start``/``compile-done`` when numba has
+no cached machine code for the module, ``kernel-cached`` when it loads it.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from simcards.events import emit
+
+DEFAULT_ESTIMATE_S = 15.0            # a first compile measured 10-18 s on the project's machine
+_TIMES = "compile-seconds.json"     # last measured compile per game, for the next estimate
+
+
+def is_cached(folder: Path, modname: str) -> bool:
+    """numba keeps an index file per cached function in ``__pycache__`` beside the module
+    (or below NUMBA_CACHE_DIR): a guess that can only mislabel the message, never the result."""
+    from numba.core.config import CACHE_DIR
+    places = [folder / "__pycache__"]
+    if CACHE_DIR:
+        places.append(Path(CACHE_DIR) / str(folder.resolve()).lstrip("/"))
+    return any(any(p.glob(f"{modname}.play_batch-*.nbi")) for p in places)
+
+
+def estimate_seconds(folder: Path, game: str) -> float:
+    try:
+        return float(json.loads((folder / _TIMES).read_text())[game])
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_ESTIMATE_S
+
+
+def _remember(folder: Path, game: str, seconds: float) -> None:
+    from simcards.outputs import write_text
+    try:
+        times = json.loads((folder / _TIMES).read_text())
+    except (OSError, ValueError):
+        times = {}
+    times[game] = round(seconds, 1)
+    try:
+        write_text(folder / _TIMES, json.dumps(times, indent=1))
+    except OSError:   # only an estimate: a read-only cache folder must not stop a run
+        pass
+
+
+def _play_no_games(spec, module: ModuleType) -> None:
+    """Call play_batch with the argument types of every real call, for zero games: it compiles
+    (or loads) the batch loop and plays nothing."""
+    n = spec.min_players
+    params = spec.encode_params(spec.resolve_rules({}), n)
+    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params,
+                      np.zeros((0, n, 2 + len(spec.seat_columns)), np.int64),
+                      np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(8, np.int64))
+
+
+def announce_compile(spec, names: tuple[str, ...], module: ModuleType, folder: Path,
+                     modname: str) -> None:
+    """Compile or load the kernel's batch loop now, telling subscribers how long it takes."""
+    cached = is_cached(folder, modname)
+    fields = {"game": spec.name, "strategies": tuple(names)}
+    if not cached:
+        emit("compile-start", estimate_s=estimate_seconds(folder, spec.name), **fields)
+    started = time.perf_counter()
+    try:
+        _play_no_games(spec, module)
+    finally:
+        seconds = time.perf_counter() - started
+        if cached:
+            emit("kernel-cached", seconds=seconds, **fields)
+        else:
+            emit("compile-done", seconds=seconds, **fields)
+    if not cached:
+        _remember(folder, spec.name, seconds)

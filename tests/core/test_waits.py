@@ -1,0 +1,81 @@
+"""Waits the user sees: events from the kernel loader, the status line and notes they drive."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+from rich.console import Console
+
+from simcards import events
+from simcards.waits import KernelNotes, kernel_notes, progress_bar
+
+
+def test_subscribers_receive_events_only_inside_the_block():
+    got = []
+    events.emit("compile-start", game="g", strategies=("a",), estimate_s=1.0)
+    with events.subscribe(lambda kind, **f: got.append((kind, f))):
+        events.emit("kernel-cached", game="g", strategies=("a",), seconds=0.5)
+    events.emit("compile-done", game="g", strategies=("a",), seconds=2.0)
+    assert got == [("kernel-cached", {"game": "g", "strategies": ("a",), "seconds": 0.5})]
+
+
+def _terminal() -> tuple[Console, io.StringIO]:
+    buffer = io.StringIO()
+    return Console(file=buffer, force_terminal=True, width=200), buffer
+
+
+def test_notes_on_a_terminal_name_the_game_the_set_and_the_time():
+    console, buffer = _terminal()
+    with kernel_notes(console):
+        events.emit("compile-start", game="five-alive", strategies=("keep_zero", "expert", "expert"),
+                    estimate_s=15.0)
+        events.emit("compile-done", game="five-alive", strategies=("keep_zero", "expert"), seconds=14.2)
+        events.emit("kernel-cached", game="vzhukh", strategies=("random",), seconds=0.8)
+    text = buffer.getvalue()
+    assert "compiling five-alive for expert, keep_zero" in text and "about 15 s" in text
+    assert "compiled five-alive for expert, keep_zero in 14.2 s" in text
+    assert "loaded the compiled vzhukh kernel for random from the cache in 0.8 s" in text
+
+
+def test_nothing_is_printed_when_stderr_is_not_a_terminal():
+    buffer = io.StringIO()
+    notes = KernelNotes(Console(file=buffer, force_terminal=False))
+    notes("kernel-cached", game="g", strategies=("a",), seconds=1.0)
+    assert buffer.getvalue() == ""
+
+
+def test_the_bar_takes_a_growing_total():
+    console, buffer = _terminal()
+    with progress_bar(console, 10, delay=0) as bar:
+        bar.advance(4)
+        bar.update(8, 20, "2 players, line-up 1/3")
+        task = bar._progress.tasks[0]
+        assert (task.completed, task.total, task.description) == (8, 20, "2 players, line-up 1/3")
+
+
+_PROBE = """
+import json
+from simcards import events
+from simcards.kernels import load_kernel
+from simcards.registry import get_game
+seen = []
+with events.subscribe(lambda kind, **f: seen.append([kind, sorted(f)])):
+    load_kernel(get_game("five-alive"), ("high_first", "random"))
+print(json.dumps(seen))
+"""
+
+
+def test_the_kernel_loader_announces_a_compile_then_a_cached_load(tmp_path):
+    env = dict(os.environ, SIMCARDS_KERNEL_DIR=str(tmp_path / "kernels"))
+
+    def probe():
+        done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env,
+                              check=True)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    assert probe() == [["compile-start", ["estimate_s", "game", "strategies"]],
+                       ["compile-done", ["game", "seconds", "strategies"]]]
+    assert probe() == [["kernel-cached", ["game", "seconds", "strategies"]]]

@@ -1,0 +1,47 @@
+"""A report folder that holds files is refused before any game; --force replaces only what simcards wrote."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from .conftest import TINY, write
+
+
+def test_report_folder_refused_then_replaced_with_force(tmp_path, cli_app):
+    exp = write(tmp_path, "tiny", TINY)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    (out / "holiday.png").write_text("mine")          # a png simcards never wrote
+    (out / "old_plot.png").write_text("simcards")       # one it wrote for an older report
+    (out / ".simcards-written.json").write_text(json.dumps({"files": ["old_plot.png", "index.html"]}))
+    (out / "index.html").write_text("old")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    refused = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(out)])
+    assert refused.exit_code == 2 and "--force" in refused.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+    forced = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(out), "--force"])
+    assert forced.exit_code == 0, forced.output
+    names = {p.name for p in out.iterdir()}
+    assert {"notes.txt", "holiday.png", "index.html", "report.md", "config.json"} <= names
+    assert "old_plot.png" not in names
+    assert (out / "notes.txt").read_text() == "mine" and (out / "holiday.png").read_text() == "mine"
+    listed = set(json.loads((out / ".simcards-written.json").read_text())["files"])
+    assert "index.html" in listed and "holiday.png" not in listed and "notes.txt" not in listed
+    assert not [n for n in names if ".tmp" in n]
+    timings = json.loads((out / "config.json").read_text())["timings_s"]
+    assert timings["compile"] >= 0 and "without compiling" in (out / "report.md").read_text()
+
+
+def test_report_progress_reaches_every_game(tmp_path):
+    from simcards.report.experiment import load_experiment
+    from simcards.report.run import play
+    exp = load_experiment(write(tmp_path, "tiny", TINY))
+    seen = []
+    run = play(exp, threads=1, progress=lambda done, total, where: seen.append((done, total, where)))
+    games = sum(run.games[c.id] * len(c.lineups) for c in exp.cells)
+    assert seen[-1][:2] == (games, games)
+    assert {w for _, _, w in seen} >= {f"{c.label}, line-up 1/{len(c.lineups)}" for c in exp.cells}
