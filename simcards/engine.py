@@ -143,3 +143,51 @@ def load_memory(s: np.ndarray, memory_at: int, seat: int, row: list[int]) -> Non
 def save_memory(s: np.ndarray, memory_at: int, seat: int, row: list[int]) -> None:
     """Reference engines: keep what the strategy wrote into its view's memory row."""
     row[:] = s[memory_at + seat * MEMORY_SLOTS:memory_at + (seat + 1) * MEMORY_SLOTS].tolist()
+
+
+# ------------------------------------------------------------------ bit masks
+# A set of small ints (legal moves, kinds in a hand) kept as one int64 bit mask:
+# one machine instruction counts it or finds its lowest member (LLVM ctpop/cttz).
+from numba.extending import intrinsic as _intrinsic  # noqa: E402
+
+
+@_intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@_intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))   # defined (64) for 0
+    return x(x), codegen
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def bit_count(mask):
+    """How many bits of ``mask`` (>= 0) are set."""
+    return _ctpop(np.int64(mask))
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def lowest_bit(mask):
+    """The index of the lowest set bit of ``mask`` (> 0); 64 for 0."""
+    return _cttz(np.int64(mask))
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def nth_bit(mask, i):
+    """The index of the i-th set bit of ``mask``, counted from 0 in ascending order
+    (the i-th member of the set); the caller makes sure ``i < bit_count(mask)``."""
+    m = np.int64(mask)
+    for _ in range(i):
+        m &= m - 1
+    return _cttz(m)
+
+
+def bits_py(mask: int) -> list[int]:
+    """Reference twin: the set bits of ``mask``, ascending."""
+    return [k for k in range(mask.bit_length()) if mask >> k & 1]

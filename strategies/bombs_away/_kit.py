@@ -1,44 +1,34 @@
 """Helpers shared by Bombs Away strategies (a view is simcards.games.bombs_away.view.View, read through its accessors).
 
 ``allowed(view, m)`` marks every allowed answer, so a strategy never has to know the
-legality rules: it ranks the allowed answers and returns the best one.
+legality rules: it ranks the allowed answers and returns the best one. The game's
+default decisions (simcards/games/bombs_away/defaults.py: ``standard_name``,
+``opponent_most_points``, ``standard_answer``) are exported here too.
 """
-import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.games.bombs_away.defaults import (  # noqa: F401  (the strategies' kit)
+    answer_high, answer_low, answer_value, opponent_most_points, standard_answer, standard_name)
 from simcards.games.bombs_away.view import (
-    allowed, card, direction, duel_from, held, n_allowed, n_players, on_pile, points, top, victim)
-from simcards.games.bombs_away.rules import (
-    ACE, EIGHT, FIRST_DUEL, FIRST_NAME, JACK, JOKER, KING, LAST_DUEL, LAST_NAME, N_KINDS, QUEEN,
-    SIX, TEN, VALUE)
+    allowed, direction, held, legal_move, n_allowed, n_players, on_pile, points, top)
+from simcards.games.bombs_away.rules import FIRST_DUEL, FIRST_NAME, JOKER, LAST_DUEL, LAST_NAME, SIX
 from simcards.rng import rand_below
-
-_VALUE = np.array(VALUE, np.int64)
 
 
 @njit(**NJIT_OPTIONS)
 def uniform(view, rng):
     """A uniform choice among the allowed answers."""
-    r = rand_below(rng, n_allowed(view))
-    for m in range(N_KINDS):
-        if allowed(view, m):
-            if r == 0:
-                return m
-            r -= 1
-    return -1
+    return legal_move(view, rand_below(rng, n_allowed(view)))
 
 
 @njit(**NJIT_OPTIONS)
 def first_legal(view, order):
-    """The first allowed answer of ``order``, else the first allowed answer at all."""
+    """The first allowed answer of ``order``, else the lowest allowed answer at all."""
     for m in order:
         if allowed(view, m):
             return m
-    for m in range(N_KINDS):
-        if allowed(view, m):
-            return m
-    return -1
+    return legal_move(view, 0)
 
 
 @njit(**NJIT_OPTIONS)
@@ -55,56 +45,12 @@ def counts_as(view, kind):
 
 
 @njit(**NJIT_OPTIONS)
-def answer_value(kind):
-    """A card's worth as a duel answer: a 6 copies the duel card, the joker can be a 10."""
-    if kind == SIX or kind == JOKER:
-        return 10
-    return _VALUE[kind]
-
-
-@njit(**NJIT_OPTIONS)
 def defenders(view):
     """Cards held that answer a duel at full value (10, J, Q, K, 6, joker)."""
     c = held(view, SIX) + held(view, JOKER)
     for k in range(FIRST_DUEL, LAST_DUEL + 1):
         c += held(view, k)
     return c
-
-
-@njit(**NJIT_OPTIONS)
-def answer_high(view):
-    """The allowed answer worth most: a duel card, then a 6 (it copies the duel card), the joker last."""
-    for k in (TEN, JACK, QUEEN, KING, SIX, JOKER):
-        if allowed(view, k):
-            return k
-    best = -1
-    bv = -1
-    for k in range(N_KINDS):
-        if allowed(view, k) and answer_value(k) > bv:
-            bv = answer_value(k)
-            best = k
-    return best
-
-
-@njit(**NJIT_OPTIONS)
-def answer_low(view):
-    """The allowed answer worth least: the most damage to the victim."""
-    best = -1
-    bv = 99
-    for k in range(N_KINDS):
-        if allowed(view, k) and answer_value(k) < bv:
-            bv = answer_value(k)
-            best = k
-    return best
-
-
-@njit(**NJIT_OPTIONS)
-def opponent_most_points(view):
-    best = -1
-    for q in range(n_players(view)):
-        if allowed(view, q) and (best < 0 or points(view, q) > points(view, best)):
-            best = q
-    return best
 
 
 @njit(**NJIT_OPTIONS)
@@ -161,21 +107,3 @@ def rarest_name(view):
             bc = c
             best = k
     return best
-
-
-@njit(**NJIT_OPTIONS)
-def standard_name(view):
-    """A joker given as an answer is named 10 (full value); a played joker K (a duel); an 8 ACE."""
-    if card(view) == EIGHT:
-        return ACE
-    if duel_from(view) >= 0:
-        return TEN
-    return KING
-
-
-@njit(**NJIT_OPTIONS)
-def standard_answer(view):
-    """Full value when the decider would lose the points (or the starter chooses); else least."""
-    if victim(view) == view.seat or victim(view) < 0:
-        return answer_high(view)
-    return answer_low(view)

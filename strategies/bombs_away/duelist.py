@@ -2,7 +2,8 @@
 
 An 8 names K when the forced duel would hit someone else (4 or more players),
 else A. 5s and 9s go to the leader; an answer is worth most when the duelist
-itself would lose the points, and least (most damage) otherwise.
+itself would lose the points, and least (most damage) otherwise (the game's default
+``target`` and ``answer``: simcards/games/bombs_away/defaults.py).
 """
 from numba import njit
 
@@ -10,8 +11,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed, card, top
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from ._kit import (alive_count, first_legal, is_duel, opponent_most_points,
-                                        standard_answer, standard_name)
+from ._kit import alive_count, first_legal, is_duel, standard_name
 
 CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT)
 
@@ -40,13 +40,3 @@ def name_rank(view, rng):
     if card(view) == EIGHT:
         return KING if alive_count(view) >= 4 else ACE
     return standard_name(view)
-
-
-@njit(**NJIT_OPTIONS)
-def target(view, rng):
-    return opponent_most_points(view)
-
-
-@njit(**NJIT_OPTIONS)
-def answer(view, rng):
-    return standard_answer(view)

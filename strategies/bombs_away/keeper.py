@@ -2,7 +2,8 @@
 
 Cheap cards go first (7, 4, 3, 2, 5, 9, 8, ace); a duel card is played when
 another defender stays in hand. 5s and 9s go to the leader; a joker answer is
-named 10; an answer is worth most when the keeper itself would lose the points.
+named 10; an answer is worth most when the keeper itself would lose the points (the
+game's default ``name_rank``, ``target`` and ``answer``: simcards/games/bombs_away/defaults.py).
 """
 from numba import njit
 
@@ -10,8 +11,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from ._kit import (defenders, first_legal, opponent_most_points,
-                                        standard_answer, standard_name)
+from ._kit import defenders, first_legal
 
 CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT, ACE)
 LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
@@ -32,19 +32,3 @@ def play(view, rng):
 @njit(**NJIT_OPTIONS)
 def extra(view, rng):
     return play(view, rng)
-
-
-@njit(**NJIT_OPTIONS)
-def name_rank(view, rng):
-    return standard_name(view)
-
-
-@njit(**NJIT_OPTIONS)
-def target(view, rng):
-    return opponent_most_points(view)
-
-
-@njit(**NJIT_OPTIONS)
-def answer(view, rng):
-    return standard_answer(view)
-

@@ -5,7 +5,8 @@ that seat holds the fewest points among the opponents or at most 9; meanwhile
 5s and 9s rob the leader and cheap cards go first. In the pagat duel the
 sniper knocks out whoever it can, else hits the leader. An 8 names the duel
 rank most likely in the next hand when that duel would hit someone else
-(4 or more players): it spends their defender.
+(4 or more players): it spends their defender. A duel answer is the game's default
+(simcards/games/bombs_away/defaults.py).
 """
 from numba import njit
 
@@ -13,9 +14,8 @@ from simcards.config import NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
                                              LAST_DUEL, NINE, QUEEN, SEVEN, SIX, TEN, THREE, TWO)
-from ._kit import (alive_count, first_legal, my_duel_victim,
-                                        opponent_most_points, rarest_name, standard_answer,
-                                        standard_name)
+from ._kit import (alive_count, first_legal, my_duel_victim, opponent_most_points, rarest_name,
+                   standard_name)
 
 DUEL_CARDS = (KING, QUEEN, JACK, TEN)
 CHEAP = (FIVE, NINE, SEVEN, FOUR, THREE, TWO, EIGHT, ACE)
@@ -76,8 +76,3 @@ def target(view, rng):
         if best >= 0:
             return best
     return opponent_most_points(view)
-
-
-@njit(**NJIT_OPTIONS)
-def answer(view, rng):
-    return standard_answer(view)

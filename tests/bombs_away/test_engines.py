@@ -9,7 +9,7 @@ from simcards.games.bombs_away import SPEC
 from simcards.games.bombs_away.rules import ANSWER, EXTRA, NAME, PLAY, TARGET
 from simcards.replay import play_reference, record, replay
 from simcards.runner import run_records
-from simcards.simulate import prepare, to_frame
+from simcards.batch import prepare, to_frame
 from simcards.strategy_registry import strategies_for
 
 STRATEGIES = sorted(strategies_for(SPEC))
@@ -143,10 +143,10 @@ def test_heuristics_beat_random():
 def test_random_is_uniform_among_distinct_legal_ranks():
     """The rule file's `random`: three 2s and a K in hand are two choices, not four."""
     from simcards.games.bombs_away import view as V
-    from strategies.bombs_away.random import play
-    s = np.zeros(V.A_SIZE, np.int64)
+    from simcards_strategies.bombs_away.random import play
+    s = np.zeros(V.STATE_SIZE, np.int64)
     s[V.A_HANDS + 0], s[V.A_HANDS + 11] = 3, 1
-    s[V.A_LEGAL + 0] = s[V.A_LEGAL + 11] = 1
+    s[V.S_LEGAL] = (1 << 0) | (1 << 11)
     s[V.S_N_LEGAL] = 2
     rng = simcards.rng.PyRandom(1, 0, 1).as_array()
     picks = [play.py_func(V.View(s, 0), rng) for _ in range(4000)]
@@ -165,7 +165,9 @@ def test_reference_view_shows_only_what_the_seat_may_see():
     assert [V.points(v, p) for p in range(4)] == game.points
     assert [V.hand_size(v, p) for p in range(4)] == [4, 4, 4, 4]
     assert V.stock_size(v) == len(game.stock) and V.n_allowed(v) == len(game.question.options)
-    hidden = np.concatenate([v.s[V.A_STOCK:V.A_PILE]] + [
+    assert V.legal_mask(v) == sum(1 << m for m in game.question.options)
+    assert [V.legal_move(v, i) for i in range(V.n_legal(v))] == sorted(game.question.options)
+    hidden = np.concatenate([v.s[V.A_STOCK:], v.s[V.S_PHASE:V.S_PHASE + 1]] + [
         v.s[V.A_HANDS + p * 14:V.A_HANDS + (p + 1) * 14] for p in range(4) if p != seat])
     assert not hidden.any()                 # other hands and the stock order stay hidden
 

@@ -68,10 +68,21 @@ def test_play_then_draw_back_up_to_four(position, conserved):
 def test_an_illegal_card_is_refused(position):
     game = position(3, hands=[(TWO, FOUR, FIVE, NINE), FILLER, FILLER])
     game.next_decision()
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="may not answer K to play: allowed are 2, 4, 5, 9"):
         game.apply(PLAY, KING)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="asked for play, not name"):
         game.apply(NAME, TWO)
+    assert game.legal_moves() == [TWO, FOUR, FIVE, NINE]
+
+
+def test_every_question_records_the_answer_the_table_saw(position):
+    """A 5 on seat 2: the play and the target (asked) are kept, as is a forced pass."""
+    game = position(3, hands=[(FIVE, NINE, TWO, THREE), FILLER, FILLER], points=[30, 10, 20])
+    answer(game, FIVE)
+    assert ask(game)[:3] == (TARGET, 0, [1, 2])
+    answer(game, 2)
+    assert game.answers[0][PLAY] == FIVE and game.answers[0][TARGET] == 2
+    assert game.answers[1] == [-1] * 5
 
 
 def test_no_legal_card_is_a_pass_that_counts_as_a_turn(position):
@@ -442,6 +453,7 @@ def test_elimination_sends_the_hand_under_the_stock_and_play_skips_the_player(po
     assert game.points[2] == -2 and not game.alive(2) and sum(game.hands[2]) == 0
     assert game.stock[:4] == hand2 and game.stock[4:4 + 10] == stock_before[:10]
     assert game.out_order == [-1, -1, 0, -1] and conserved(game)
+    assert game.out_turn == [0, 0, 1, 0]          # out in turn 1, the duel's
     assert game.next_player(1) == 3 and not game.over
 
 
@@ -479,3 +491,22 @@ def test_turn_cap_stops_the_game_unfinished(position):
     seats, row = game.result()
     assert [s[0] for s in seats] == [0, 0, 0] and [s[1] for s in seats] == [1, 3, 2]
     assert row[-1] == 1
+
+
+def test_the_view_carries_the_public_facts(position):
+    """The pile in order, who is out and when, the last answers, the duel under way."""
+    from simcards.games.bombs_away import view as V
+    game = duel(position, n=4, points=[30, 30, 5, 30])
+    v = game.view()
+    assert (V.duel_from(v), V.duel_card(v), V.answerer(v), V.victim(v)) == (0, KING, 1, 2)
+    answer(game, THREE)                                    # seat 2 is out
+    game.next_decision()
+    v = game.view()
+    assert [V.out_order(v, p) for p in range(4)] == [-1, -1, 0, -1]
+    assert [V.out_turn(v, p) for p in range(4)] == [0, 0, 1, 0] and V.turns(v) == 2
+    assert V.n_out(v) == 1 and V.n_alive(v) == 3 and V.points_lost(v) == 7
+    assert [V.pile_card(v, i) for i in range(V.pile_size(v))] == [k for k, _ in game.pile]
+    assert [V.pile_counts_as(v, i) for i in range(V.pile_size(v))] == [e for _, e in game.pile]
+    assert V.last_answer(v, 1, ANSWER) == THREE and V.last_answer(v, 0, PLAY) == game.pile[-2][0]
+    assert V.duel_from(v) == -1 and V.duel_card(v) == -1 and V.answerer(v) == -1
+    assert V.start_points(v) == 30 and V.full_hand(v) == 4 and V.deck_size(v) == 53

@@ -18,6 +18,10 @@ StructRef version of this engine, those atomics were 60% of the run time. So
 the whole state is one int64 array ``s`` (layout below; the kernel passes it
 borrowed, so passing it costs nothing), the hot helpers are inlined, shuffles
 keep the generator state in a local. The layout and a strategy's view are in view.py.
+
+The allowed answers of the pending question are one bit mask, ``s[S_LEGAL]``, written
+once where the question is asked (``_legal_*``): ``legal_moves``, ``is_legal`` and the
+strategies' accessors all read it.
 """
 from __future__ import annotations
 
@@ -25,22 +29,24 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import (bit_count, hand_to_bottom, kinds_mask, lowest_bit, next_living,
+                             rank_from_key)
 from simcards.games.bombs_away.rules import (
-    ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, JOKER, KIND_COUNTS,
-    LAST_DUEL, LAST_NAME, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND,
-    P_POINTS, P_TENS, P_TURN_CAP, PLAY, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN, THREE,
-    TWO, VALUE)
+    ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
+    GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
+    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
+    P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
+    THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
-    A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_LEGAL, A_OUT, A_PILE, A_PILE_COUNTS, A_POINTS, A_SIZE,
-    A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER, S_DECK,
-    S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_MUST, S_N, S_N_LEGAL,
-    S_OUTS, S_OVER, S_PHASE, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS,
-    S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, View)
+    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_OUT, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
+    A_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER,
+    S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
+    S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS,
+    S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
 from simcards.rng import rand_below, shuffle_range
 
 DONE = -1
-SEAT_COLS = 4   # win, rank, points, dealt_mask
-GAME_COLS = 4   # turns, duels, points_lost, unfinished
+_FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)
 
 # ---- phases: where the game stands (the waiting ones have a question pending)
 PH_TURN = 0            # cur's turn starts (turn cap, count, legal first cards)
@@ -60,12 +66,16 @@ PH_OVER = 12
 _VALUE = np.array(VALUE, np.int64)
 _COUNTS = np.array(KIND_COUNTS, np.int64)
 HEAD = 18  # scalars at the start of a snapshot
+_NAMES_MASK = sum(1 << k for k in range(FIRST_NAME, LAST_NAME + 1))   # 9..A
+_N_NAMES = LAST_NAME - FIRST_NAME + 1
+_NOT_SEVEN = ~(1 << SEVEN)
+_NOT_SIX = ~(1 << SIX)
 
 
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
-    s = np.zeros(A_SIZE, np.int64)
+    s = np.zeros(STATE_SIZE, np.int64)
     s[S_N] = n
     s[S_HAND_SIZE] = params[P_HAND]
     s[S_TENS] = params[P_TENS]
@@ -79,21 +89,8 @@ def new_state(n, params):
 # ------------------------------------------------------------------ seats
 @njit(inline="always", **NJIT_OPTIONS)
 def _next(s, n, p, d):
-    """The next player still in, from p in direction d (a compare beats `%` on the hot path)."""
-    q = p
-    while True:
-        q += d
-        if q >= n:
-            q = 0
-        elif q < 0:
-            q = n - 1
-        if s[A_POINTS + q] > 0:
-            return q
-
-
-@njit(**NJIT_OPTIONS)
-def next_alive(s, p, d):
-    return _next(s, s[S_N], p, d)
+    """The next player still in (points above 0), from p in direction d."""
+    return next_living(s, n, A_POINTS, p, d)
 
 
 # ------------------------------------------------------------------ stock and pile
@@ -115,6 +112,9 @@ def _refill(s, rng):
         s[A_PILE_COUNTS + k] -= 1
     s[A_PILE] = s[A_PILE + m]
     s[A_EFF] = s[A_EFF + m]
+    for i in range(1, m + 1):       # the places above the pile are 0, as in every view
+        s[A_PILE + i] = 0
+        s[A_EFF + i] = 0
     s[S_PILE_N] = 1
     s[S_STOCK_N] = m
     _shuffle_stock(s, rng)
@@ -192,7 +192,7 @@ def _move_card(s, src, dst, k):
 def start_game(s, rng):
     """Rule 1: seat n-1 deals one card at a time from seat 0; then the tens rule, seat by seat."""
     n = s[S_N]
-    for i in range(A_POINTS, A_SIZE):   # everything but the rule parameters
+    for i in range(_FIRST_GAME_FIELD, s.shape[0]):   # everything but the rule settings
         s[i] = 0
     pos = 0
     for k in range(K):
@@ -205,6 +205,8 @@ def start_game(s, rng):
     for p in range(n):
         s[A_POINTS + p] = s[S_START_POINTS]
         s[A_OUT + p] = -1
+        for d in range(N_DECISIONS):
+            s[A_ANSWERS + p * N_DECISIONS + d] = -1
     for _ in range(s[S_HAND_SIZE]):
         for p in range(n):
             s[S_STOCK_N] -= 1
@@ -213,11 +215,7 @@ def start_game(s, rng):
     for p in range(n):
         _tens(s, p)
     for p in range(n):
-        mask = 0
-        for k in range(K):
-            if s[A_HANDS + p * K + k] > 0:
-                mask |= 1 << k
-        s[A_DEALT + p] = mask
+        s[A_DEALT + p] = kinds_mask(s, A_HANDS + p * K, K)
     s[S_DIRECTION] = 1
     s[S_CUR] = 0
     s[S_MUST] = -1
@@ -234,6 +232,7 @@ def start_game(s, rng):
     s[S_DECIDER] = -1
     s[S_ASKING] = -1
     s[S_N_LEGAL] = 0
+    s[S_LEGAL] = 0
     s[S_DUEL_FROM] = -1
     s[S_DUEL_CARD] = -1
     s[S_ANSWERER] = -1
@@ -244,7 +243,7 @@ def start_game(s, rng):
 # ------------------------------------------------------------------ questions
 @njit(inline="always", **NJIT_OPTIONS)
 def _ask(s, phase, kind, seat, card):
-    """A question is pending; the legal answers are already in s[A_LEGAL:]."""
+    """A question is pending; its allowed answers are already in s[S_LEGAL], s[S_N_LEGAL]."""
     s[S_PHASE] = phase
     s[S_KIND] = kind
     s[S_DECIDER] = seat
@@ -252,79 +251,64 @@ def _ask(s, phase, kind, seat, card):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def _allow(s, mask):
+    s[S_LEGAL] = mask
+    s[S_N_LEGAL] = bit_count(mask)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def _legal_cards(s, p, must):
-    """Rules 3, 12, 13: the kinds p may play (a 7, or a 6 that copies a 7, needs 4 cards on the pile)."""
+    """Rules 3, 12, 13: the kinds p may play (a 7, or a 6 that copies a 7, needs 4 cards on the
+    pile); under an 8's name, that rank or the joker if p holds either."""
     h = A_HANDS + p * K
-    c = 0
     if must >= 0 and (s[h + must] > 0 or s[h + JOKER] > 0):
-        for k in range(K):
-            s[A_LEGAL + k] = 0
+        mask = 0
         if s[h + must] > 0:
-            s[A_LEGAL + must] = 1
-            c += 1
+            mask |= 1 << must
         if s[h + JOKER] > 0:
-            s[A_LEGAL + JOKER] = 1
-            c += 1
-        s[S_N_LEGAL] = c
+            mask |= 1 << JOKER
+        _allow(s, mask)
         return
-    for k in range(K):
-        v = 1 if s[h + k] > 0 else 0
-        s[A_LEGAL + k] = v
-        c += v
-    if s[S_PILE_N] < SEVEN_MIN_PILE:
-        if s[h + SEVEN] > 0:
-            s[A_LEGAL + SEVEN] = 0
-            c -= 1
-        if s[h + SIX] > 0 and s[S_PILE_N] > 0 and s[A_EFF + s[S_PILE_N] - 1] == SEVEN:
-            s[A_LEGAL + SIX] = 0
-            c -= 1
-    s[S_N_LEGAL] = c
+    mask = kinds_mask(s, h, K)
+    n = s[S_PILE_N]
+    if n < SEVEN_MIN_PILE:
+        mask &= _NOT_SEVEN
+        if n > 0 and s[A_EFF + n - 1] == SEVEN:
+            mask &= _NOT_SIX
+    _allow(s, mask)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _legal_held(s, p):
     """Rule 16: any card in hand answers a duel."""
-    h = A_HANDS + p * K
-    c = 0
-    for k in range(K):
-        v = 1 if s[h + k] > 0 else 0
-        s[A_LEGAL + k] = v
-        c += v
-    s[S_N_LEGAL] = c
+    _allow(s, kinds_mask(s, A_HANDS + p * K, K))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _legal_names(s, only):
     """Rules 13, 15: a rank 9..A (only ``only`` when an 8's name binds the joker)."""
-    for k in range(K):
-        s[A_LEGAL + k] = 0
     if only >= 0:
-        s[A_LEGAL + only] = 1
+        s[S_LEGAL] = 1 << only
         s[S_N_LEGAL] = 1
         return
-    for k in range(FIRST_NAME, LAST_NAME + 1):
-        s[A_LEGAL + k] = 1
-    s[S_N_LEGAL] = LAST_NAME - FIRST_NAME + 1
+    s[S_LEGAL] = _NAMES_MASK
+    s[S_N_LEGAL] = _N_NAMES
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _legal_opponents(s, p):
-    for k in range(K):
-        s[A_LEGAL + k] = 0
-    c = 0
+    """Rules 10, 14, 16 (pagat): an opponent still in."""
+    mask = 0
     for q in range(s[S_N]):
         if q != p and s[A_POINTS + q] > 0:
-            s[A_LEGAL + q] = 1
-            c += 1
-    s[S_N_LEGAL] = c
+            mask |= 1 << q
+    _allow(s, mask)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _single(s):
-    for k in range(K):
-        if s[A_LEGAL + k] != 0:
-            return k
-    return -1
+    """The only allowed answer (when s[S_N_LEGAL] == 1)."""
+    return lowest_bit(s[S_LEGAL])
 
 
 # ------------------------------------------------------------------ points
@@ -332,21 +316,11 @@ def _single(s):
 def _eliminate(s, c):
     """Rule 17: out; the hand goes under the stock, kinds ascending."""
     s[A_OUT + c] = s[S_OUTS]
+    s[A_OUT_TURN + c] = s[S_TURNS]
     s[S_OUTS] += 1
     s[S_ALIVE_N] -= 1
-    m = s[A_HAND_N + c]
-    if m > 0:
-        for i in range(s[S_STOCK_N] - 1, -1, -1):
-            s[A_STOCK + i + m] = s[A_STOCK + i]
-        pos = 0
-        h = A_HANDS + c * K
-        for k in range(K):
-            for _ in range(s[h + k]):
-                s[A_STOCK + pos] = k
-                pos += 1
-            s[h + k] = 0
-        s[S_STOCK_N] += m
-        s[A_HAND_N + c] = 0
+    hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, K)
+    s[A_HAND_N + c] = 0
     if s[S_ALIVE_N] == 1:
         s[S_OVER] = 1
 
@@ -461,6 +435,8 @@ def _seven(s, rng):
         k = s[A_PILE + i]
         s[A_STOCK + pos] = k
         s[A_PILE_COUNTS + k] -= 1
+        s[A_PILE + i] = 0
+        s[A_EFF + i] = 0
         pos += 1
     s[S_PILE_N] = lo
     s[S_STOCK_N] = pos
@@ -541,6 +517,7 @@ def _duel_end(s):
 @njit(inline="always", **NJIT_OPTIONS)
 def _resolve(s, rng, move):
     """The pending question's answer (``move``; -1 when nothing was possible) and its effect."""
+    s[A_ANSWERS + s[S_DECIDER] * N_DECISIONS + s[S_KIND]] = move   # the table saw it
     ph = s[S_PHASE]
     p = s[S_CUR]
     if ph == PH_PLAY:
@@ -608,6 +585,7 @@ def _run(s, rng):
             s[S_DECIDER] = -1
             s[S_ASKING] = -1
             s[S_N_LEGAL] = 0
+            s[S_LEGAL] = 0
             return DONE
         else:
             c = s[S_N_LEGAL]
@@ -657,10 +635,24 @@ def view_answer(s):
 
 
 @njit(**NJIT_OPTIONS)
+def legal_moves(s, out):
+    """The pending question's allowed answers, ascending, into ``out``; returns their count
+    (0 when the game is over). Reads only public fields: works on a reference view too."""
+    mask = s[S_LEGAL]
+    c = 0
+    while mask != 0:
+        out[c] = lowest_bit(mask)
+        mask &= mask - 1
+        c += 1
+    return c
+
+
+@njit(**NJIT_OPTIONS)
 def is_legal(s, kind, move):
-    if s[S_PHASE] == PH_OVER or kind != s[S_KIND] or move < 0 or move >= K:
+    """``move`` answers the pending question (none is pending once the game is over: KIND -1)."""
+    if kind != s[S_KIND] or move < 0 or move >= K:
         return False
-    return s[A_LEGAL + move] != 0
+    return ((s[S_LEGAL] >> move) & 1) != 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -670,27 +662,32 @@ def apply(s, rng, kind, move):
 
 
 # ------------------------------------------------------------------ outcome
+@njit(inline="always", **NJIT_OPTIONS)
+def _rank_key(s, p):
+    """Still in: above everyone out, by points; out: the later, the better."""
+    pts = s[A_POINTS + p]
+    return (np.int64(1) << 40) + pts if pts > 0 else s[A_OUT + p]
+
+
 @njit(**NJIT_OPTIONS)
 def write_result(s, seat_out, game_out):
-    """seat_out[p] = (win, rank, points, dealt_mask); game_out = (turns, duels, points_lost, unfinished)."""
+    """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)."""
     n = s[S_N]
     unfinished = s[S_UNFINISHED] != 0
+    keys = np.empty(MAX_PLAYERS, np.int64)
+    for p in range(n):
+        keys[p] = _rank_key(s, p)
     for p in range(n):
         pts = s[A_POINTS + p]
-        kp = (np.int64(1) << 40) + pts if pts > 0 else s[A_OUT + p]
-        better = 0
-        for q in range(n):
-            kq = (np.int64(1) << 40) + s[A_POINTS + q] if s[A_POINTS + q] > 0 else s[A_OUT + q]
-            if kq > kp:
-                better += 1
-        seat_out[p, 0] = 1 if (better == 0 and not unfinished and pts > 0) else 0
-        seat_out[p, 1] = better + 1
-        seat_out[p, 2] = pts
-        seat_out[p, 3] = s[A_DEALT + p]
-    game_out[0] = s[S_TURNS]
-    game_out[1] = s[S_DUELS]
-    game_out[2] = s[S_POINTS_LOST]
-    game_out[3] = s[S_UNFINISHED]
+        rank = rank_from_key(keys, n, p)
+        seat_out[p, 0] = 1 if (rank == 1 and not unfinished and pts > 0) else 0
+        seat_out[p, 1] = rank
+        seat_out[p, SC_POINTS] = pts
+        seat_out[p, SC_DEALT] = s[A_DEALT + p]
+    game_out[GC_TURNS] = s[S_TURNS]
+    game_out[GC_DUELS] = s[S_DUELS]
+    game_out[GC_POINTS_LOST] = s[S_POINTS_LOST]
+    game_out[GC_UNFINISHED] = s[S_UNFINISHED]
 
 
 @njit(**NJIT_OPTIONS)
@@ -702,11 +699,7 @@ def snapshot_size(n, params):
 def snapshot(s, out):
     """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
     waiting = s[S_PHASE] != PH_OVER
-    mask = 0
-    if waiting:
-        for k in range(K):
-            if s[A_LEGAL + k] != 0:
-                mask |= 1 << k
+    mask = s[S_LEGAL] if waiting else 0
     head = (s[S_CUR], s[S_DIRECTION], s[S_MUST], s[S_TURNS], s[S_DUELS], s[S_POINTS_LOST], s[S_OVER],
             s[S_UNFINISHED], s[S_OUTS], s[S_STOCK_N], s[S_PILE_N],
             s[S_KIND] if waiting else -1, s[S_DECIDER] if waiting else -1, mask,

@@ -25,14 +25,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
+                             next_living_py, ranks_py)
 from simcards.games.bombs_away.rules import (
-    ACE, ANSWER, CARD_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR,
-    JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_KINDS, NAME, NINE, PLAY, SEVEN, SEVEN_MIN_PILE,
-    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE)
+    ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
+    FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
+    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
+    THREE, TWO, VALUE, describe_move)
 from simcards.games.bombs_away.view import (
-    A_EFF, A_HAND_N, A_HANDS, A_LEGAL, A_PILE, A_PILE_COUNTS, A_POINTS, A_SIZE, S_ASKING, S_CUR,
-    S_DAMAGE, S_DECIDER, S_DIRECTION, S_DUEL_FROM, S_KIND, S_MUST, S_N, S_N_LEGAL, S_PILE_N,
-    S_STOCK_N, S_VICTIM, View)
+    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_OUT, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
+    A_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER,
+    S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
+    S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
+    S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
@@ -57,6 +62,7 @@ class Game:
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.points = [rules["points"]] * n_players          # rule 1
         self.out_order = [-1] * n_players                    # 0 for the first player out, ...
+        self.out_turn = [0] * n_players                      # the turn each went out in
         self.outs = 0
         self.hands = [[0] * N_KINDS for _ in range(n_players)]
         self.stock: list[int] = []
@@ -66,13 +72,18 @@ class Game:
         self.must = -1                                       # rank named by an 8 (rule 13)
         self.skip_next = False                               # a 2 was played (rule 7)
         self.duel_from = self.duel_card = self.victim = -1   # the duel under way (rule 16)
+        self.answerer = -1
         self.damage = 0
         self.turns = self.duels = self.points_lost = 0
         self.over = self.unfinished = False
         self.question: Question | None = None
+        # what the table saw: each seat's last answer to each kind of question (-1: none, a pass)
+        self.answers = [[-1] * N_DECISIONS for _ in range(n_players)]
+        # each seat's strategy memory (simcards.engine): copied into and out of its views
+        self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]
         self.log: list[str] = []
         self.deal()
-        self.dealt = [sum(1 << k for k in range(N_KINDS) if hand[k]) for hand in self.hands]
+        self.dealt = [kinds_mask_py(hand) for hand in self.hands]
         self._flow = self.play_game()
         self._started = self._finished = False
 
@@ -84,10 +95,8 @@ class Game:
         return sum(1 for p in range(self.n) if self.alive(p))
 
     def next_player(self, p: int) -> int:
-        q = (p + self.direction) % self.n
-        while not self.alive(q):
-            q = (q + self.direction) % self.n
-        return q
+        """The next player still in after p, in the direction of play."""
+        return next_living_py([self.alive(q) for q in range(self.n)], p, self.direction)
 
     def opponents(self, p: int) -> list[int]:
         return [q for q in range(self.n) if q != p and self.alive(q)]
@@ -98,6 +107,16 @@ class Game:
     def held(self, p: int) -> list[int]:
         return [k for k in range(N_KINDS) if self.hands[p][k] > 0]
 
+    def cards(self) -> list[int]:
+        """Every card in play, wherever it is (hands, stock, pile): always the deck."""
+        return ([k for hand in self.hands for k in range(N_KINDS) for _ in range(hand[k])]
+                + self.stock + [k for k, _ in self.pile])
+
+    @staticmethod
+    def deck() -> list[int]:
+        """The deck (rule 1): four of each rank and one joker."""
+        return [kind for kind in range(N_KINDS) for _ in range(KIND_COUNTS[kind])]
+
     def top(self) -> int:
         """What the top card of the pile counts as, or -1 for an empty pile."""
         return self.pile[-1][1] if self.pile else -1
@@ -105,7 +124,7 @@ class Game:
     # ------------------------------------------------------------ cards
     def deal(self) -> None:
         """Rule 1: seat n-1 deals one card at a time, starting with seat 0; then rule 4."""
-        deck = [kind for kind in range(N_KINDS) for _ in range(KIND_COUNTS[kind])]
+        deck = self.deck()
         self.rng.shuffle(deck)
         self.stock = deck
         for _ in range(self.hand_size):
@@ -176,12 +195,16 @@ class Game:
 
     # ------------------------------------------------------------ questions
     def ask(self, kind: int, seat: int, options: list[int], card: int):
-        """Ask ``seat`` to choose among ``options``: None if there is none, the one if only one."""
+        """Ask ``seat`` to choose among ``options``: None if there is none, the one if only one.
+        Every question's allowed answers are worked out by the rule that asks it; this is
+        the only place they are kept (``legal_moves``)."""
         if len(options) <= 1:
-            return options[0] if options else None
-        self.question = Question(kind, seat, list(options), card)
-        move = yield
-        self.question = None
+            move = options[0] if options else None
+        else:
+            self.question = Question(kind, seat, list(options), card)
+            move = yield
+            self.question = None
+        self.answers[seat][kind] = -1 if move is None else move
         return move
 
     # ------------------------------------------------------------ the game
@@ -333,9 +356,8 @@ class Game:
         elif self.survivors() == 2:
             self.victim = b
         else:
-            self.victim = (b + self.direction) % self.n
-            while not self.alive(self.victim):
-                self.victim = (self.victim + self.direction) % self.n
+            self.victim = self.next_player(b)
+        self.answerer = b
         answer = yield from self.ask(ANSWER, b, self.held(b), card)
         if answer is None:
             value = 0
@@ -358,7 +380,7 @@ class Game:
                 self.damage = damage
                 self.victim = yield from self.ask(TARGET, p, self.opponents(p), card)
             self.lose_points(self.victim, damage)
-        self.duel_from = self.duel_card = self.victim = -1
+        self.duel_from = self.duel_card = self.victim = self.answerer = -1
         self.damage = 0
 
     def lose_points(self, c: int, amount: int) -> None:
@@ -375,10 +397,9 @@ class Game:
     def eliminate(self, c: int) -> None:
         """Rule 17: the hand goes under the stock, kinds ascending."""
         self.out_order[c] = self.outs
+        self.out_turn[c] = self.turns
         self.outs += 1
-        cards = [kind for kind in range(N_KINDS) for _ in range(self.hands[c][kind])]
-        self.stock = cards + self.stock
-        self.hands[c] = [0] * N_KINDS
+        hand_to_bottom_py(self.stock, self.hands[c])
         self.log.append(f"  Seat {c} is out.")
 
     def end_turn(self, p: int) -> None:
@@ -411,31 +432,67 @@ class Game:
             return None
         return self.question.kind, self.question.seat
 
+    def legal_moves(self) -> list[int]:
+        """The pending question's allowed answers (empty when the game is over)."""
+        q = self.next_decision() and self.question
+        return list(q.options) if q else []
+
     def view(self, kind: int | None = None) -> View:
         """What the deciding seat may see (rule file, "What a strategy sees"): the fast
-        engine's state layout (view.py) with every hidden field left at zero."""
+        engine's state layout (view.py) with every public field and the seat's own rows
+        filled, every other field (other hands, the stock, the engine's phase) left at zero."""
         q = self.question
-        s = np.zeros(A_SIZE, np.int64)
-        s[S_N], s[S_DIRECTION], s[S_CUR], s[S_MUST] = self.n, self.direction, self.current, self.must
-        s[S_STOCK_N], s[S_PILE_N] = len(self.stock), len(self.pile)
-        s[S_KIND], s[S_DECIDER], s[S_ASKING], s[S_N_LEGAL] = q.kind, q.seat, q.card, len(q.options)
-        s[S_DUEL_FROM], s[S_VICTIM], s[S_DAMAGE] = self.duel_from, self.victim, self.damage
-        for p in range(self.n):
-            s[A_POINTS + p] = self.points[p]
-            s[A_HAND_N + p] = self.hand_size_of(p)
-        for k in range(N_KINDS):
-            s[A_HANDS + q.seat * N_KINDS + k] = self.hands[q.seat][k]
-        for i, (k, counts_as) in enumerate(self.pile):
-            s[A_PILE + i], s[A_EFF + i] = k, counts_as
-            s[A_PILE_COUNTS + k] += 1
-        for m in q.options:
-            s[A_LEGAL + m] = 1
-        return View(s, q.seat)
+        seat = q.seat
+        rules = self.rules
+        n = self.n
+        public = {
+            # rule settings
+            S_N: n, S_HAND_SIZE: self.hand_size, S_TENS: int(rules["tens_rule"]),
+            S_CHOSEN: int(rules["duel_victim"] == "chosen"), S_TURN_CAP: rules["turn_cap"],
+            S_START_POINTS: rules["points"], S_DECK: DECK,
+            # the game
+            S_DIRECTION: self.direction, S_CUR: self.current, S_MUST: self.must,
+            S_TURNS: self.turns, S_DUELS: self.duels, S_POINTS_LOST: self.points_lost,
+            S_OVER: int(self.over), S_UNFINISHED: int(self.unfinished), S_OUTS: self.outs,
+            S_ALIVE_N: self.survivors(), S_SKIP: int(self.skip_next),
+            S_STOCK_N: len(self.stock), S_PILE_N: len(self.pile),
+            # the question and the duel
+            S_KIND: q.kind, S_DECIDER: seat, S_ASKING: q.card,
+            S_N_LEGAL: len(q.options), S_LEGAL: sum(1 << m for m in q.options),
+            S_DUEL_FROM: self.duel_from, S_DUEL_CARD: self.duel_card, S_ANSWERER: self.answerer,
+            S_VICTIM: self.victim, S_DAMAGE: self.damage,
+        }
+        s = np.zeros(STATE_SIZE, np.int64)
+        s[list(public)] = list(public.values())
+        s[A_POINTS:A_POINTS + n] = self.points
+        s[A_OUT:A_OUT + n] = self.out_order
+        s[A_OUT_TURN:A_OUT_TURN + n] = self.out_turn
+        s[A_HAND_N:A_HAND_N + n] = [self.hand_size_of(p) for p in range(n)]
+        s[A_ANSWERS:A_ANSWERS + n * N_DECISIONS] = [a for row in self.answers for a in row]
+        if self.pile:
+            kinds = [k for k, _ in self.pile]
+            s[A_PILE:A_PILE + len(kinds)] = kinds
+            s[A_EFF:A_EFF + len(kinds)] = [counts_as for _, counts_as in self.pile]
+            s[A_PILE_COUNTS:A_PILE_COUNTS + N_KINDS] = np.bincount(kinds, minlength=N_KINDS)
+        s[A_DEALT + seat] = self.dealt[seat]
+        s[A_HANDS + seat * N_KINDS:A_HANDS + (seat + 1) * N_KINDS] = self.hands[seat]
+        load_memory(s, MEMORY, seat, self.memory[seat])
+        return View(s, seat)
 
     def apply(self, kind: int, move: int) -> None:
-        q = self.next_decision() and self.question
-        if q is None or kind != q.kind or move not in q.options:
-            raise IllegalMove(f"move {move} is not an answer to {q}")
+        """Answer the pending question; IllegalMove (saying why) if ``move`` is not allowed."""
+        def name(k: int) -> str:
+            return DECISION_NAMES[k] if 0 <= k < len(DECISION_NAMES) else f"decision {k}"
+        if self.next_decision() is None:
+            raise IllegalMove(f"the game is over: no {name(kind)} is asked")
+        q = self.question
+        if kind != q.kind:
+            raise IllegalMove(f"seat {q.seat} is asked for {name(q.kind)}, not {name(kind)}")
+        allowed = self.legal_moves()
+        if move not in allowed:
+            raise IllegalMove(f"seat {q.seat} may not answer {describe_move(kind, move)} to "
+                              f"{name(kind)}: allowed are "
+                              f"{', '.join(describe_move(kind, m) for m in allowed)}")
         self._resume(int(move))
 
     # ------------------------------------------------------------ outcome
@@ -443,13 +500,14 @@ class Game:
         """Per seat (win, rank, points, dealt mask) and (turns, duels, points lost, unfinished)."""
         def key(p: int) -> int:   # still in: above everyone out, by points; out: later is better
             return (1 << 40) + self.points[p] if self.alive(p) else self.out_order[p]
-        keys = [key(p) for p in range(self.n)]
+        ranks = ranks_py([key(p) for p in range(self.n)])
         seats = []
         for p in range(self.n):
-            better = sum(1 for q in range(self.n) if keys[q] > keys[p])
-            win = int(better == 0 and not self.unfinished and self.alive(p))
-            seats.append([win, better + 1, self.points[p], self.dealt[p]])
-        return seats, [self.turns, self.duels, self.points_lost, int(self.unfinished)]
+            win = int(ranks[p] == 1 and not self.unfinished and self.alive(p))
+            columns = {"points": self.points[p], "dealt_mask": self.dealt[p]}
+            seats.append([win, ranks[p]] + [columns[c] for c in SEAT_COLUMNS])
+        game = {"turns": self.turns, "duels": self.duels, "points_lost": self.points_lost}
+        return seats, [game[c] for c in GAME_COLUMNS] + [int(self.unfinished)]
 
     def snapshot(self) -> list[int]:
         """The state in the layout of fast.snapshot."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption
+from simcards.registry import Decision
 
 GAME = "bombs-away"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -31,9 +32,30 @@ FIRST_DUEL, LAST_DUEL = TEN, KING  # the duel cards (rule 16)
 SEVEN_MIN_PILE = 4                 # a 7 needs at least 4 cards on the pile (rule 12)
 SEVEN_TAKES = 5                    # ... and takes the top 5 (the 7 included)
 
-# ---- decisions (index = GameSpec.decisions order)
-PLAY, EXTRA, NAME, TARGET, ANSWER = range(5)
-DECISION_NAMES = ("play", "extra", "name", "target", "answer")
+# ---- decisions: a decision's id is its position here (GameSpec.decisions); the last three
+# have defaults (defaults.py) that most strategies share
+DECISIONS: tuple[Decision, ...] = (
+    Decision("play", "play", "the turn's card (kind 0..13: 2..10, J, Q, K, A, joker)"),
+    Decision("extra", "extra", "the card played after an ace (kind 0..13)"),
+    Decision("name", "name_rank", "the rank an 8 names or a joker is (kind 7..12: 9..A)",
+             default=True),
+    Decision("target", "target", "the opponent (seat) a 5 takes from, a 9 swaps with, or "
+                                 "who loses a duel's points (duel_victim=chosen)", default=True),
+    Decision("answer", "answer", "the card that answers a duel (kind 0..13)", default=True),
+)
+DECISION_NAMES = tuple(d.name for d in DECISIONS)
+PLAY, EXTRA, NAME, TARGET, ANSWER = (DECISION_NAMES.index(name) for name in
+                                     ("play", "extra", "name", "target", "answer"))
+N_DECISIONS = len(DECISIONS)
+
+# ---- result columns: a seat's row is (win, rank, *SEAT_COLUMNS), a game's row is
+# (*GAME_COLUMNS, unfinished) (simcards.registry appends the standard "unfinished")
+SEAT_COLUMNS = ("points", "dealt_mask")
+GAME_COLUMNS = ("turns", "duels", "points_lost")
+SC_POINTS, SC_DEALT = (2 + SEAT_COLUMNS.index(c) for c in ("points", "dealt_mask"))
+GC_TURNS, GC_DUELS, GC_POINTS_LOST = (GAME_COLUMNS.index(c) for c in ("turns", "duels",
+                                                                       "points_lost"))
+GC_UNFINISHED = len(GAME_COLUMNS)
 
 # ---- duel victim option
 VICTIMS = ("next", "chosen")

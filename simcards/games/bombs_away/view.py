@@ -1,15 +1,20 @@
 """What a Bombs Away strategy sees, and where it lives in the engine's state array.
 
 A strategy receives ``View(s, seat)``: the engine's state array and its own seat.
-It must read it only through the accessors below, which expose exactly the rule
-file's "What a strategy sees": its own hand; the pile; every player's points and
-hand size; the direction; a rank named by an 8; and the question being asked.
-The reference engine builds views with every hidden field (other hands, the
-stock's order) left at zero, so a strategy that peeks elsewhere fails the twin test.
+It must read it only through the accessors below, which expose every public fact
+(docs/rules/bombs-away.md, "What a strategy sees"): its own hand and starting hand;
+the pile in order (each card and what it counts as); every player's points and hand
+size, who is out, in which order and at which turn; the rule settings; the direction,
+the turn and duel counters; a rank named by an 8; the duel under way; the last answer
+every seat gave to each kind of question; and the question being asked with its
+allowed answers. The reference engine builds views with every hidden field (other
+hands, the stock's order, the engine's phase) left at zero, so a strategy that
+peeks elsewhere fails the twin test.
 
 Every question is answered with one int ``m`` for which ``allowed(view, m)``:
 a card kind (questions ``play``, ``extra``, ``answer``), a rank kind 7..12
-(``name``: 9, 10, J, Q, K, A) or a seat (``target``).
+(``name``: 9, 10, J, Q, K, A) or a seat (``target``). The engine keeps the allowed
+answers as one bit mask (bit m set: m is allowed), written once per question.
 """
 from __future__ import annotations
 
@@ -18,32 +23,57 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.bombs_away.rules import MAX_PLAYERS, N_KINDS
+from simcards.engine import memory_accessors, memory_block, nth_bit
+from simcards.games.bombs_away.rules import DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS
+from simcards.layout import Layout
 
-# ---- layout of the state array s: scalars first (S_*), then blocks at fixed offsets (A_*)
-(S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK,   # rule parameters
- S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
- S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP,                                   # the game
- S_PHASE, S_KIND, S_DECIDER, S_ASKING, S_N_LEGAL, S_DUEL_FROM, S_DUEL_CARD, S_ANSWERER,
- S_VICTIM, S_DAMAGE) = range(30)                                           # question, duel
-N_SCALARS = 32
 K = N_KINDS
-ROOM = 54                             # the deck (53) and one spare place
-A_POINTS = N_SCALARS                  # points[p] (seats padded to MAX_PLAYERS)
-A_OUT = A_POINTS + MAX_PLAYERS        # out_order[p]: 0 for the first player out, -1 while in
-A_HAND_N = A_OUT + MAX_PLAYERS        # cards in hand[p]
-A_DEALT = A_HAND_N + MAX_PLAYERS      # bit mask of kinds in the first hand
-A_HANDS = A_DEALT + MAX_PLAYERS       # hands: s[A_HANDS + p * K + kind]
-A_STOCK = A_HANDS + MAX_PLAYERS * K   # stock[0:stock_n], bottom first
-A_PILE = A_STOCK + ROOM               # pile kinds[0:pile_n], bottom first
-A_EFF = A_PILE + ROOM                 # what each pile card counts as
-A_PILE_COUNTS = A_EFF + ROOM          # pile cards of each kind
-A_LEGAL = A_PILE_COUNTS + K           # 1 for each allowed answer of the pending question
-A_SIZE = A_LEGAL + K
+ROOM = DECK + 1          # the stock, the pile: the deck and one spare place (the tens rule
+                         # shifts the stock up by one before it takes its top card)
+
+LAYOUT = Layout("bombs-away")
+# ---- rule settings (new_state writes them; start_game keeps them)
+(S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK) = LAYOUT.scalars(
+    "N", "HAND_SIZE", "TENS", "CHOSEN", "TURN_CAP", "START_POINTS", "DECK")
+# ---- the game, as the table sees it
+(S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
+ S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP) = LAYOUT.scalars(
+    "DIRECTION", "CUR", "MUST", "TURNS", "DUELS", "POINTS_LOST", "OVER", "UNFINISHED", "OUTS",
+    "ALIVE_N", "STOCK_N", "PILE_N", "SKIP")
+# ---- the pending question. Its allowed answers (a bit mask and their count) come from the
+# decider's hand, but only the decider gets a view while the question is pending.
+(S_KIND, S_DECIDER, S_ASKING, S_N_LEGAL, S_LEGAL) = LAYOUT.scalars(
+    "KIND", "DECIDER", "ASKING", "N_LEGAL", "LEGAL")
+# ---- the duel under way
+(S_DUEL_FROM, S_DUEL_CARD, S_ANSWERER, S_VICTIM, S_DAMAGE) = LAYOUT.scalars(
+    "DUEL_FROM", "DUEL_CARD", "ANSWERER", "VICTIM", "DAMAGE")
+# ---- the engine's state machine (fast.py's phases; the reference engine has none)
+S_PHASE = LAYOUT.scalar("PHASE", visibility="hidden")
+# ---- per seat, public
+A_POINTS = LAYOUT.block("POINTS", MAX_PLAYERS)         # points[p] (0 or less: out)
+A_OUT = LAYOUT.block("OUT", MAX_PLAYERS)               # 0 for the first player out, ...; -1 while in
+A_OUT_TURN = LAYOUT.block("OUT_TURN", MAX_PLAYERS)     # the turn p went out in; 0 while in
+A_HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)         # cards in hand[p]
+A_ANSWERS = LAYOUT.block("ANSWERS", MAX_PLAYERS, N_DECISIONS)  # p's last answer to each kind of
+                                                       # question (-1: none yet, or a pass)
+# ---- the pile, public: bottom first; places from PILE_N up are 0
+A_PILE = LAYOUT.block("PILE", ROOM)                    # the card's kind
+A_EFF = LAYOUT.block("EFF", ROOM)                      # what it counts as (a joker its name, a 6 a copy)
+A_PILE_COUNTS = LAYOUT.block("PILE_COUNTS", K)         # pile cards of each kind
+# ---- per seat, private
+A_DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # bit mask of the starting hand's kinds
+A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS + p * K + kind]
+MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
+# ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
+A_STOCK = LAYOUT.tail("STOCK")
+STATE_SIZE = A_STOCK + ROOM
+
+memory, remember = memory_accessors(MEMORY)
 
 View = namedtuple("View", ["s", "seat"])
 
 
+# ------------------------------------------------------------------ the question
 @njit(inline="always", **NJIT_OPTIONS)
 def decision(view):
     """The question: 0 play, 1 extra (after an ace), 2 name, 3 target, 4 answer (a duel)."""
@@ -58,23 +88,48 @@ def card(view):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def allowed(view, m):
-    """``m`` is an allowed answer (a card kind, a rank kind or a seat, by question)."""
-    return view.s[A_LEGAL + m] != 0
+def legal_mask(view):
+    """The allowed answers as a bit mask: bit m set when ``m`` is allowed."""
+    return view.s[S_LEGAL]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def n_allowed(view):
+def is_legal_move(view, m):
+    """``m`` is an allowed answer (a card kind, a rank kind or a seat, by question)."""
+    return ((view.s[S_LEGAL] >> m) & 1) != 0
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def n_legal(view):
     """How many answers are allowed (always two or more: a single one is never asked)."""
     return view.s[S_N_LEGAL]
 
 
+@njit(inline="always", **NJIT_OPTIONS)
+def legal_move(view, i):
+    """The i-th allowed answer, ascending (0 <= i < n_legal(view))."""
+    return nth_bit(view.s[S_LEGAL], i)
+
+
+# the rule file's words for the same
+allowed = is_legal_move
+n_allowed = n_legal
+
+
+# ------------------------------------------------------------------ own cards
 @njit(inline="always", **NJIT_OPTIONS)
 def held(view, kind):
     """How many cards of ``kind`` the player holds."""
     return view.s[A_HANDS + view.seat * K + kind]
 
 
+@njit(inline="always", **NJIT_OPTIONS)
+def dealt(view):
+    """Bit mask of the kinds in the player's starting hand (after the tens rule)."""
+    return view.s[A_DEALT + view.seat]
+
+
+# ------------------------------------------------------------------ the table
 @njit(inline="always", **NJIT_OPTIONS)
 def must(view):
     """The rank an 8 named for this turn's first card, or -1."""
@@ -84,6 +139,18 @@ def must(view):
 @njit(inline="always", **NJIT_OPTIONS)
 def pile_size(view):
     return view.s[S_PILE_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def pile_card(view, i):
+    """The kind of the i-th card of the pile, from the bottom (0 <= i < pile_size(view))."""
+    return view.s[A_PILE + i]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def pile_counts_as(view, i):
+    """What the i-th card of the pile counts as (a joker its name, a 6 what it copied)."""
+    return view.s[A_EFF + i]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -100,6 +167,11 @@ def on_pile(view, kind):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def stock_size(view):
+    return view.s[S_STOCK_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def points(view, p):
     """Points of seat p (0 or less: out of the game)."""
     return view.s[A_POINTS + p]
@@ -111,14 +183,40 @@ def hand_size(view, p):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def direction(view):
-    """+1 clockwise (increasing seats), -1 after an odd number of 3s."""
-    return view.s[S_DIRECTION]
+def out_order(view, p):
+    """0 if seat p was the first player out, 1 the second...; -1 while p is in."""
+    return view.s[A_OUT + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def stock_size(view):
-    return view.s[S_STOCK_N]
+def out_turn(view, p):
+    """The turn in which seat p went out; 0 while p is in."""
+    return view.s[A_OUT_TURN + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def n_out(view):
+    """How many players are out."""
+    return view.s[S_OUTS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def n_alive(view):
+    """How many players are still in."""
+    return view.s[S_ALIVE_N]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def last_answer(view, p, kind):
+    """What seat p answered the last time it was asked question ``kind`` (a card, a rank or a
+    seat; also when that answer was the only one possible); -1 if never, or for a pass."""
+    return view.s[A_ANSWERS + p * N_DECISIONS + kind]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def direction(view):
+    """+1 clockwise (increasing seats), -1 after an odd number of 3s."""
+    return view.s[S_DIRECTION]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -133,9 +231,40 @@ def current(view):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def turns(view):
+    """Turns begun so far, this one included."""
+    return view.s[S_TURNS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def duels(view):
+    """Duels started so far, a duel under way included."""
+    return view.s[S_DUELS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def points_lost(view):
+    """Points lost by all players so far."""
+    return view.s[S_POINTS_LOST]
+
+
+# ------------------------------------------------------------------ the duel
+@njit(inline="always", **NJIT_OPTIONS)
 def duel_from(view):
     """During a duel, the seat that started it; else -1."""
     return view.s[S_DUEL_FROM]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def duel_card(view):
+    """During a duel, the rank the duel card counts as (10, J, Q or K); else -1."""
+    return view.s[S_DUEL_CARD]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def answerer(view):
+    """During a duel, the seat that answers it; else -1."""
+    return view.s[S_ANSWERER]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -148,3 +277,40 @@ def victim(view):
 def damage(view):
     """When the duel's starter chooses the victim: the points at stake; else 0."""
     return view.s[S_DAMAGE]
+
+
+# ------------------------------------------------------------------ rule settings
+@njit(inline="always", **NJIT_OPTIONS)
+def full_hand(view):
+    """Cards in a full hand (rule option hand_size)."""
+    return view.s[S_HAND_SIZE]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def start_points(view):
+    """Points each player started with (rule option points)."""
+    return view.s[S_START_POINTS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def tens_rule(view):
+    """1 when the tens rule is played (rule option tens_rule)."""
+    return view.s[S_TENS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def chosen_victim(view):
+    """1 when a duel's starter chooses who loses the points (duel_victim=chosen)."""
+    return view.s[S_CHOSEN]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def turn_cap(view):
+    """Turns after which a game stops unfinished (rule option turn_cap)."""
+    return view.s[S_TURN_CAP]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def deck_size(view):
+    """Cards in the deck (53)."""
+    return view.s[S_DECK]
