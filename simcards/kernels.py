@@ -200,12 +200,12 @@ def _roots(infos: Sequence[StrategyInfo]) -> list[Path]:
 
 def dependencies(spec: GameSpec, infos: Sequence[StrategyInfo]) -> list[Path]:
     """Every project file the kernel of this strategy set reaches, the kernel template included."""
-    modules = ["simcards.config", "simcards.rng", "simcards.borrow", "simcards.kernels",
-               f"{spec.package}.fast"]
+    # what the generated module imports, followed transitively; the template itself as a leaf
+    modules = ["simcards.config", "simcards.rng", "simcards.borrow", f"{spec.package}.fast"]
     for info in infos:
         for d in spec.decisions:
             modules.append(decision_function(spec, info, d)[0])
-    return sources.closure(modules, _roots(infos))
+    return sources.closure(modules, _roots(infos), leaves=["simcards.kernels"])
 
 
 def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:

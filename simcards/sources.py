@@ -79,26 +79,39 @@ def _inside(path: Path, roots: Iterable[Path]) -> bool:
     return any(path.is_relative_to(root) for root in roots)
 
 
-def closure(modules: Iterable[str], roots: Iterable[Path]) -> list[Path]:
+def closure(modules: Iterable[str], roots: Iterable[Path], leaves: Iterable[str] = ()) -> list[Path]:
     """Every project file reachable by imports from ``modules``, sorted; a file counts when
-    it lies under one of ``roots`` (the simcards package and the strategy folders). Parent
-    packages' ``__init__.py`` files are included: importing a module runs them."""
+    it lies under one of ``roots`` (the simcards package and the strategy folders).
+
+    Parent packages' ``__init__.py`` files count too (importing a module runs them), but their
+    own imports are not followed: ``simcards/__init__.py`` imports the whole API, and an edit
+    of the report code must not recompile the engines. ``leaves`` are modules counted the
+    same way (the kernel template, whose imports are the loader's, not the kernel's)."""
     roots = [Path(r).resolve() for r in roots]
     todo = list(modules)
     done: set[str] = set()
     files: set[Path] = set()
+
+    def count(name: str) -> Path | None:
+        path = _module_path(name)
+        if path is None or not _inside(path.resolve(), roots):
+            return None
+        files.add(path.resolve())
+        return path
+
+    for name in leaves:
+        count(name)
     while todo:
         name = todo.pop()
         if not name or name in done:
             continue
         done.add(name)
-        if "." in name:
-            todo.append(name.rpartition(".")[0])
-        path = _module_path(name)
-        if path is None or not _inside(path.resolve(), roots):
-            continue
-        files.add(path.resolve())
-        todo += _imported_names(path, name)
+        parts = name.split(".")
+        for i in range(1, len(parts)):
+            count(".".join(parts[:i]))
+        path = count(name)
+        if path is not None:
+            todo += _imported_names(path, name)
     return sorted(files)
 
 
