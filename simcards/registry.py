@@ -113,7 +113,7 @@ class GameSpec:
 FAST_FUNCTIONS = ("new_state", "start_game", "advance", "decider", "legal_moves", "is_legal",
                   "apply", "write_result", "snapshot_size", "snapshot")
 #: What a game's reference ``Game`` class must define.
-REFERENCE_METHODS = ("next_decision", "legal_moves", "view", "apply", "snapshot", "result")
+REFERENCE_METHODS = ("next_decision", "legal_moves", "view", "apply", "snapshot", "result", "cards", "deck")
 #: What a game's view module must define.
 VIEW_NAMES = ("View", "LAYOUT", "MEMORY", "memory", "remember")
 
