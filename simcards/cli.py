@@ -216,8 +216,16 @@ def run_cmd(
     from simcards.rotation import describe, execute_rotated, should_rotate
     rotated = should_rotate(rotate, names, summary_only)
 
+    from simcards.designs import rotated_lineups
+    from simcards.runner import stored_chunk_size
+    seatings = rotated_lineups(names) if rotated else [tuple(names)]
+
     def spec_for(seating, n):
-        return RunSpec.create(game, seating, n, seed, parse_assignments(rule), chunk_size=chunk_size,
+        # a resumed run keeps the chunks it was cut into, whatever --threads says now
+        folder = None if run_dir is None or not resume else (
+            run_dir / f"order-{seatings.index(tuple(seating)):02d}" if rotated else run_dir)
+        return RunSpec.create(game, seating, n, seed, parse_assignments(rule),
+                              chunk_size=chunk_size or stored_chunk_size(folder),
                               summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
 
     run = spec_for(names, games)        # validates every input, whichever way it is played

@@ -107,7 +107,7 @@ def tell(rec: Record) -> Story:
     move) and keep, at every decision, the view, the move and every hand."""
     batch = rec.batch
     spec = batch.spec
-    describe = spec.extra.get("describe_move") or (lambda kind, move: str(move))
+    describe = spec.describe_move
     story = Story(spec.name, spec.title, batch.seed, rec.game_index, list(batch.strategies),
                   dict(batch.rules))
     seen = [0]   # log lines already told

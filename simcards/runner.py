@@ -286,6 +286,18 @@ class RunFolder:
         return pd.read_parquet(self.part(index))
 
 
+def stored_chunk_size(run_dir: str | Path | None) -> int | None:
+    """The chunk size of the run saved in ``run_dir``, if any: a resumed run keeps its chunks
+    whatever the threads now (the default chunk size depends on them)."""
+    manifest = Path(run_dir) / MANIFEST if run_dir is not None else None
+    if manifest is None or not manifest.is_file():
+        return None
+    try:
+        return int(json.loads(manifest.read_text())["run"]["chunk_size"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text)

@@ -21,6 +21,12 @@ def register(command) -> None:
         out_dir: Annotated[Optional[Path], typer.Option(
             "--out-dir", help="Report folder (default: reports/NAME beside experiments/).")] = None,
         threads: Annotated[Optional[int], typer.Option(help="Threads (default: all cores).")] = None,
+        cluster: Annotated[Optional[str], typer.Option(
+            help="Play on Dask: 'local' or a scheduler address tcp://HOST:8786 (as simcards run).")] = None,
+        workers: Annotated[Optional[int], typer.Option(help="Workers of a --cluster local.")] = None,
+        run_dir: Annotated[Optional[Path], typer.Option(
+            help="Keep every line-up's finished chunks here, so an interrupted report can --resume.")] = None,
+        resume: Annotated[bool, typer.Option(help="Finish the report whose runs are in --run-dir.")] = False,
         compare: Annotated[Optional[tuple[Path, Path]], typer.Option(
             help="Two report folders A B: print every estimate of B outside A's 95% interval.")] = None,
         force: Annotated[bool, typer.Option(
@@ -36,14 +42,19 @@ def register(command) -> None:
             raise SimcardsError("missing experiment file: expected experiments/NAME.toml, or --compare A B")
 
         from simcards.report.run import run_experiment
-        if threads is not None and threads < 1:
-            raise SimcardsError(f"bad thread count {threads}: expected a positive integer")
+        from simcards.runner import backend_for
+        from simcards.validate import check_optional_counts
+        check_optional_counts(thread_count=threads, worker_count=workers)
+        if resume and run_dir is None:
+            raise SimcardsError("--resume needs --run-dir, the folder of the report's runs")
+        backend = backend_for(cluster, threads, workers)
         from simcards.waits import progress_bar
         err = Console(stderr=True)
         with progress_bar(err, 0) as bar:
             folder = run_experiment(experiment, precision=precision, out_dir=out_dir, threads=threads,
                                     log=lambda msg: err.print(msg, highlight=False, markup=False),
-                                    force=force, progress=bar.update)
+                                    force=force, progress=bar.update, backend=backend, run_dir=run_dir,
+                                    resume=resume)
         typer.echo(f"report written to {folder / 'index.html'}")
 
 

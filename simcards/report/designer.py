@@ -99,7 +99,7 @@ def leader_wins(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
 
 def minutes(length_table: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     """Mean game length in minutes: the step column (turns, or actions) x seconds per turn / 60."""
-    step = exp.spec.extra.get("step_column", "turns")
+    step = exp.spec.step_column
     t = length_table[(length_table["part"] == MAIN) & (length_table["column"] == step)]
     f = exp.seconds_per_turn / 60
     return pd.DataFrame({"players": t["players"], "column": step, "mean": t["mean"] * f,

@@ -23,8 +23,8 @@ from simcards.errors import SimcardsError
 from simcards.outputs import check_output_folder, finish_output_folder, write_file, write_text
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
-from simcards.runner import run_records
-from simcards.batch import Batch, prepare, to_frame
+from simcards.batch import Batch, prepare
+from simcards.runner import RunSpec, ThreadBackend, execute, stored_chunk_size
 
 Log = Callable[[str], None]
 REPORT_FILES = ("results.parquet", "config.json", "report.md", "index.html", "summary.json")
@@ -76,12 +76,17 @@ def check_precision(precision: float | None) -> float | None:
 
 
 def play(exp: Experiment, precision: float | None = None, threads: int | None = None,
-         log: Log = _quiet, progress: Progress | None = None) -> Run:
+         log: Log = _quiet, progress: Progress | None = None, backend=None,
+         run_dir: str | Path | None = None, resume: bool = False) -> Run:
     """Play the experiment: a first batch of ``games`` per line-up, then more while imprecise.
 
+    Every line-up's games are a run of ``simcards.runner`` on ``backend`` (threads here by
+    default, or a Dask cluster); with ``run_dir`` each such run keeps its chunks in a folder
+    of its own there, so an interrupted report resumes (``resume``) where it stopped.
     ``progress(done, total, where)`` is told the games played over every cell and line-up
     (the total grows when a precision target adds batches)."""
     precision = check_precision(exp.precision if precision is None else precision)
+    backend = backend or ThreadBackend(threads)
     offsets, k = {}, 0
     batches = {}
     for cell in exp.cells:
@@ -118,9 +123,13 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                     if progress:
                         progress(done, total, where)
 
-                seat_out, game_out = run_records(batch, count, start=start, threads=threads,
-                                                 progress=advance)
-                frame = to_frame(batch, seat_out, game_out, start)
+                folder = None if run_dir is None else (
+                    Path(run_dir) / f"cell{cell.id:03d}-lineup{i:03d}-games{start}-{start + count}")
+                spec = RunSpec.create(exp.spec.name, lineup, count, exp.seed, cell.rules, start=start,
+                                      kernel_strategies=exp.strategies, threads=threads,
+                                      chunk_size=stored_chunk_size(folder) if resume else None)
+                frame = execute(spec, backend, folder, resume and folder is not None
+                                and (folder / "manifest.json").exists(), progress=advance)
                 frame.insert(0, "lineup", np.int32(offsets[cell.id] + i))
                 frame.insert(0, "players", np.int8(cell.players))
                 frame.insert(0, "cell", np.int16(cell.id))
@@ -151,6 +160,15 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     frame = frame.sort_values(["cell", "lineup", "game", "seat"], ignore_index=True)
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile)
+
+
+def check_report_run_folder(path: Path, resume: bool) -> None:
+    """A report's run folder holds one run folder per line-up and batch: a used one needs --resume."""
+    if path.exists() and not path.is_dir():
+        raise SimcardsError(f"--run-dir {str(path)!r} is a file: expected a folder for the report's runs")
+    if path.is_dir() and any(path.iterdir()) and not resume:
+        raise SimcardsError(f"--run-dir {str(path)!r} already holds runs: add --resume to finish that "
+                            "report, or choose an empty folder")
 
 
 def resolved_config(run: Run, timings: dict) -> dict:
@@ -228,17 +246,21 @@ def _json_default(value):
 
 def run_experiment(path: str | Path, precision: float | None = None, out_dir: str | Path | None = None,
                    threads: int | None = None, log: Log = _quiet, force: bool = False,
-                   progress: Progress | None = None) -> Path:
+                   progress: Progress | None = None, backend=None, run_dir: str | Path | None = None,
+                   resume: bool = False) -> Path:
     """``simcards report``: load, play, analyse and write ``reports/NAME/``; returns the folder.
 
     A folder that already holds files is refused before any game unless ``force``; then
-    only the files simcards wrote there (its list ``.simcards-written.json``) are replaced."""
+    only the files simcards wrote there (its list ``.simcards-written.json``) are replaced.
+    ``backend`` and ``run_dir``/``resume``: as for ``simcards run`` (see ``play``)."""
     exp = load_experiment(path)
     out = check_output_folder(out_dir if out_dir is not None else default_out_dir(exp), force)
     check_precision(precision)   # before the first line of output
+    if run_dir is not None:
+        check_report_run_folder(Path(run_dir), resume)
     log(f"{exp.title}: {len(exp.cells)} cells, "
         f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
-    run = play(exp, precision, threads, log, progress)
+    run = play(exp, precision, threads, log, progress, backend, run_dir, resume)
     write_report(run, out, log)
     return out
 

@@ -144,3 +144,27 @@ def test_cli_errors_are_one_line(tmp_path, cli_app):
     result = CliRunner().invoke(cli_app, ["report", str(write(tmp_path, "ok", TINY)), "--precision", "0.7"])
     assert result.exit_code == 2 and "bad precision 0.7" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_report_resumes_from_its_run_folder(tmp_path, tiny_report, cli_app):
+    """Reports play through the runner: their line-ups keep chunks in --run-dir, and a report
+    whose runs lost a part (an interruption) finishes with --resume to the same results."""
+    from typer.testing import CliRunner
+    exp, out, _ = tiny_report
+    runs = tmp_path / "runs"
+    first = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(tmp_path / "a"),
+                                         "--run-dir", str(runs), "--threads", "1"])
+    assert first.exit_code == 0, first.output
+    parts = sorted(runs.glob("*/parts/*.parquet"))
+    assert len(parts) >= 3
+    parts[1].unlink()                                    # as if killed before this chunk landed
+    again = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(tmp_path / "b"),
+                                         "--run-dir", str(runs)])
+    assert again.exit_code == 2 and "--resume" in again.output
+    resumed = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(tmp_path / "b"),
+                                           "--run-dir", str(runs), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    a = pd.read_parquet(tmp_path / "a" / "results.parquet")
+    b = pd.read_parquet(tmp_path / "b" / "results.parquet")
+    pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(a, pd.read_parquet(out / "results.parquet"))
