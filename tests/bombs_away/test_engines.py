@@ -1,5 +1,12 @@
-"""The fast engine against the reference engine: recorded games replayed move by move,
-the plain-Python twin, determinism over chunks and threads, and the strategies."""
+"""Bombs Away's own invariants, outcomes and strategies, on fast games replayed through the
+reference engine.
+
+The replay itself (states, legal lists, views, card conservation, every rule option one at a
+time), the plain-Python twin, determinism over threads and chunks, the frame's declared
+columns and the deal (the replay compares the dealt state first) are the contract suite's
+(tests/contract/test_replay.py, test_twin.py, test_determinism.py). Here: points never rise,
+no hand grows past the hand size, a joker on the pile is named, a player who is out holds no
+cards, and every kind of question is asked, over the options and a combination of them."""
 
 import numpy as np
 import pytest
@@ -7,13 +14,12 @@ import pytest
 import simcards
 from simcards.games.bombs_away import SPEC
 from simcards.games.bombs_away.rules import ANSWER, EXTRA, NAME, PLAY, TARGET
-from simcards.replay import play_reference, record, replay
+from simcards.replay import record, replay
 from simcards.runner import run_records
 from simcards.batch import prepare, to_frame
 from simcards.strategy_registry import strategies_for
 
 STRATEGIES = sorted(strategies_for(SPEC))
-GAMES = 2_000
 RULES = {"seed": {}, "pagat duel": {"duel_victim": "chosen"},
          "odd": {"points": 12, "hand_size": 3, "tens_rule": False, "turn_cap": 60}}
 
@@ -60,61 +66,27 @@ def _replay_many(n, rules, games, conserved, seed0):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_two_thousand_fast_games_replay_identically(n, conserved):
-    """500 games at each player count: 2,000 in all, every state equal after every move."""
-    played, moves, kinds = _replay_many(n, RULES["seed"], GAMES // 4, conserved, seed0=100 * n)
-    assert played == GAMES // 4 and moves > 20 * played
+def test_points_never_rise_and_every_question_is_asked(n, conserved):
+    played, moves, kinds = _replay_many(n, RULES["seed"], 100, conserved, seed0=100 * n)
+    assert played == 100 and moves > 20 * played
     # every kind of question was asked (with 2 players the opponent is never a question)
     assert kinds == ({PLAY, EXTRA, NAME, ANSWER} if n == 2 else {PLAY, EXTRA, NAME, TARGET, ANSWER})
 
 
 @pytest.mark.parametrize("variant", ["pagat duel", "odd"])
-def test_rule_variants_replay_identically(variant, conserved):
+def test_rule_variants_keep_the_invariants(variant, conserved):
     for n in (2, 3, 5):
         played, _, kinds = _replay_many(n, RULES[variant], 40, conserved, seed0=7 * n)
         assert played == 40 and (n == 2 or TARGET in kinds)
 
 
-def test_turn_cap_games_replay_and_are_unfinished(conserved):
-    strategies = ["hoarder"] * 4
-    batch = prepare("bombs-away", strategies, seed=3, rules={"turn_cap": 25},
-                    kernel_strategies=STRATEGIES)
-    rec = record("bombs-away", strategies, 3, 0, batch=batch)
-    replay(rec, check=_invariants(conserved))
-    assert rec.game_row.tolist()[0] == 25 and rec.game_row.tolist()[-1] == 1
-    assert rec.seats[:, 0].sum() == 0
+def test_turn_cap_leaves_games_unfinished_without_a_winner():
+    frame = simcards.simulate("bombs-away", ["hoarder"] * 4, 5, seed=3, rules={"turn_cap": 25})
+    assert frame["unfinished"].all() and (frame["win_share"] == 0).all() and (frame["turns"] == 25).all()
 
 
-def test_reference_twin_with_python_strategies_equals_the_fast_record():
-    """play_reference drives the reference engine with each strategy's py_func."""
-    checked = 0
-    for n in (2, 3, 4, 5):
-        for i, strategies in enumerate(lineups(n)):
-            batch = prepare("bombs-away", strategies, seed=50 + i, kernel_strategies=STRATEGIES)
-            for g in range(16):
-                rec = record("bombs-away", strategies, batch.seed, g, batch=batch)
-                ref, moves = play_reference("bombs-away", strategies, batch.seed, g, batch=batch)
-                assert moves == [tuple(m) for m in rec.moves.tolist()]
-                seats, row = ref.result()
-                assert seats == rec.seats.tolist() and row == rec.game_row.tolist()
-                checked += 1
-    assert checked >= 300
-
-
-def test_same_frame_for_any_chunk_size_and_threads():
-    args = ("bombs-away", ["random", "random", "random"], 3_000)
-    a = simcards.simulate(*args, seed=9, threads=1, chunk_size=3_000)
-    b = simcards.simulate(*args, seed=9, threads=2, chunk_size=777)
-    c = simcards.simulate(*args, seed=9, threads=1, chunk_size=250)
-    assert a.equals(b) and a.equals(c)
-    d = simcards.simulate(*args, seed=10, threads=1)
-    assert not a.equals(d)
-
-
-def test_frame_columns_and_outcomes():
+def test_outcomes():
     frame = simcards.simulate("bombs-away", ["random"] * 4, 2_000, seed=2)
-    for col in ("points", "dealt_mask", "turns", "duels", "points_lost", "unfinished"):
-        assert col in frame
     games = frame.groupby("game")
     winners = games["win_share"].sum()
     assert ((winners - 1).abs() < 1e-9).all()          # no unfinished game at the default cap
@@ -170,18 +142,3 @@ def test_reference_view_shows_only_what_the_seat_may_see():
     hidden = np.concatenate([v.s[V.A_STOCK:], v.s[V.S_PHASE:V.S_PHASE + 1]] + [
         v.s[V.A_HANDS + p * 14:V.A_HANDS + (p + 1) * 14] for p in range(4) if p != seat])
     assert not hidden.any()                 # other hands and the stock order stay hidden
-
-
-def test_fast_engine_deals_like_the_reference():
-    from simcards.games.bombs_away import fast
-    from simcards.games.bombs_away.reference import Game
-    batch = prepare("bombs-away", ["random"] * 5, seed=1)
-    s = fast.new_state(5, batch.params)
-    rng = np.zeros(1, np.uint64)
-    for g in range(50):
-        simcards.rng.seed_game(rng, 1, g, 0)
-        fast.start_game(s, rng)
-        out = np.zeros(fast.snapshot_size(5, batch.params), np.int64)
-        fast.snapshot(s, out)
-        ref = Game(5, batch.rules, 1, g)
-        assert out.tolist() == ref.snapshot()

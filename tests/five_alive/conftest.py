@@ -12,15 +12,6 @@ def counts(cards):
     return c
 
 
-def conserved(game: Game) -> bool:
-    """Every card of the deck is in exactly one place: a hand, the stock or the pile."""
-    return sorted(game.cards()) == game.deck() and game.deck() == counts_to_cards(deck_counts(game.rules))
-
-
-def counts_to_cards(counts):
-    return [k for k, c in enumerate(counts) for _ in range(c)]
-
-
 def build(n=3, hands=(), total=0, current=0, direction=1, lives=None, pile=(), stock=None, **rules):
     """A hand-made position: given hands and pile; the rest of the deck in the stock
     (kinds ascending, so the top card is the highest kind) unless a stock is given."""
@@ -43,8 +34,3 @@ def build(n=3, hands=(), total=0, current=0, direction=1, lives=None, pile=(), s
 @pytest.fixture
 def position():
     return build
-
-
-@pytest.fixture(name="conserved")
-def conserved_fixture():
-    return conserved
