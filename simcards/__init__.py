@@ -9,7 +9,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from simcards.errors import IllegalMoveError, SimcardsError
-from simcards.registry import get_game, games
+from simcards.registry import get_game
 from simcards.simulate import simulate
 
 
@@ -21,10 +21,18 @@ def summarize(frame):
     return _summarize(frame)
 
 
-def list_strategies(game: str) -> list[str]:
-    """Names of the strategies available for a game."""
+def list_games() -> list[str]:
+    """Names of the registered games. (Not ``simcards.games``: that name is the package of
+    the games, which Python binds on ``simcards`` as soon as a game is imported.)"""
+    from simcards.registry import games
+    return list(games())
+
+
+def list_strategies(game: str, strategy_dirs=()) -> list[str]:
+    """Names of the usable strategies of a game (built-in, ``SIMCARDS_STRATEGY_PATH`` and
+    ``strategy_dirs``); ``simcards strategies GAME`` also shows the broken files and why."""
     from simcards.strategy_registry import strategies_for
-    return list(strategies_for(get_game(game)))
+    return [n for n, i in strategies_for(get_game(game), strategy_dirs).items() if not i.problem]
 
 
 def rule_options(game: str) -> dict:
@@ -33,5 +41,5 @@ def rule_options(game: str) -> dict:
     return spec.resolve_rules({})
 
 
-__all__ = ["simulate", "summarize", "games", "get_game", "list_strategies", "rule_options",
+__all__ = ["simulate", "summarize", "list_games", "get_game", "list_strategies", "rule_options",
            "SimcardsError", "IllegalMoveError", "__version__"]

@@ -1,6 +1,7 @@
 """Record a fast-engine game and check it against the reference engine, move by move."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -84,16 +85,19 @@ def _check_decision(rec: Record, step: int, ref, kind: int, seat: int) -> None:
     ref_legal = sorted(ref.legal_moves())
     if fast_legal != ref_legal:
         raise ReplayMismatch(f"step {step}: legal moves differ: reference {ref_legal}, fast {fast_legal}")
+    # the kernel checks a strategy's answer with is_legal: it must agree with the list
+    listed = set(fast_legal)
+    probes = fast_legal + [m for m in (min(fast_legal) - 1, max(fast_legal) + 1, -1, 0, 1, 63)
+                           if m not in listed]
+    wrong = [m for m in probes if bool(spec.fast.is_legal(raw, kind, m)) != (m in listed)]
+    if wrong:
+        raise ReplayMismatch(f"step {step}: fast is_legal disagrees with legal_moves on {wrong[:4]}")
     view = ref.view(kind)
     mine = np.asarray(view.s, dtype=np.int64)
     if mine.shape != raw.shape:
         raise ReplayMismatch(f"step {step}: the reference view has {mine.shape[0]} fields, "
                              f"the fast state {raw.shape[0]}")
-    visible = spec.view.LAYOUT.visible_to(seat, raw.shape[0])
-    memory = np.zeros(raw.shape[0], bool)
-    m = spec.view.LAYOUT.field("MEMORY")
-    memory[m.offset:m.offset + m.size] = True
-    check = visible & ~memory       # memory is the strategy's, checked by the twin test
+    visible, check = _masks(spec.view.LAYOUT, seat, raw.shape[0])
     if not np.array_equal(mine[check], raw[check]):
         names = _field_names(spec.view.LAYOUT, np.flatnonzero(check & (mine != raw))[:4])
         raise ReplayMismatch(f"step {step}: the reference view differs from the fast state in "
@@ -101,6 +105,17 @@ def _check_decision(rec: Record, step: int, ref, kind: int, seat: int) -> None:
     if np.any(mine[~visible]):
         names = _field_names(spec.view.LAYOUT, np.flatnonzero(~visible & (mine != 0))[:4])
         raise ReplayMismatch(f"step {step}: the reference view shows hidden fields {names} to seat {seat}")
+
+
+@functools.lru_cache(maxsize=256)
+def _masks(layout, seat: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """What ``seat`` may see, and the part of it both engines must hold alike (not the
+    strategy's memory, which the twin test checks)."""
+    visible = layout.visible_to(seat, size)
+    m = layout.field("MEMORY")
+    check = visible.copy()
+    check[m.offset:m.offset + m.size] = False
+    return visible, check
 
 
 def _field_names(layout, positions) -> list[str]:

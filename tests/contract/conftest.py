@@ -15,7 +15,7 @@ from simcards.errors import SimcardsError
 from simcards.options import RuleOption
 from simcards.strategy_registry import strategies_for
 
-GAMES = sorted(simcards.games())
+GAMES = sorted(simcards.list_games())
 
 
 def pytest_generate_tests(metafunc):

@@ -48,7 +48,7 @@ def test_bad_input_is_one_line_naming_the_value(game, kit):
 
 def test_an_unknown_game_names_the_games():
     result = _run("run", "no-such-game")
-    assert result.exit_code == 2 and all(g in result.stderr for g in simcards.games())
+    assert result.exit_code == 2 and all(g in result.stderr for g in simcards.list_games())
 
 
 def test_replay_prints_a_checked_game(game, kit):

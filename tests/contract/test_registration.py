@@ -43,7 +43,7 @@ def test_missing_parts_are_named(toy_package):
     assert not any("fast.new_state" in p for p in problems)
     with pytest.raises(ContractError, match="fast.advance"):
         register(_spec(toy_package))
-    assert "toy" not in simcards.games()
+    assert "toy" not in simcards.list_games()
 
 
 def test_declaring_the_standard_column_or_a_column_twice_fails():

@@ -11,17 +11,19 @@ from collections import Counter
 
 import pytest
 
+import simcards
 from simcards.replay import record, replay
 
-GAMES_DEFAULT_RULES = 1_200   # per game, over every player count and strategy mix
-GAMES_PER_LINEUP_PER_VARIANT = 1  # every variant x every line-up: enough to hit its branches
+GAMES_DEFAULT_RULES = 600     # per game, over every player count and strategy mix
+GAMES_PER_LINEUP_PER_VARIANT = 2
 
 
 def _conserved(ref) -> None:
     assert Counter(ref.cards()) == Counter(ref.deck()), "a card appeared or vanished"
 
 
-def _replay_many(kit, game: str, rules: dict, games_per_lineup: int, seed: int) -> int:
+def _replay_many(kit, game: str, rules: dict, games_per_lineup: int, seed: int,
+                 kinds: Counter | None = None) -> int:
     moves = 0
     for i, lineup in enumerate(kit.lineups(game)):
         if not kit.usable(game, lineup, rules):
@@ -31,22 +33,35 @@ def _replay_many(kit, game: str, rules: dict, games_per_lineup: int, seed: int) 
             rec = record(game, lineup, batch.seed, g, batch=batch)
             replay(rec, check=_conserved)
             moves += len(rec.moves)
+            if kinds is not None:
+                kinds.update(rec.moves[:, 0].tolist())
     return moves
 
 
 def test_fast_games_replay_through_the_reference_engine(game, kit):
     per = -(-GAMES_DEFAULT_RULES // len(kit.lineups(game)))
-    moves = _replay_many(kit, game, {}, per, seed=1000)
+    kinds: Counter = Counter()
+    moves = _replay_many(kit, game, {}, per, seed=1000, kinds=kinds)
     assert moves > 10 * GAMES_DEFAULT_RULES
+    spec = simcards.get_game(game)
+    unseen = [d.name for k, d in enumerate(spec.decisions) if kinds[k] == 0]
+    assert not unseen, f"decisions never asked in {GAMES_DEFAULT_RULES} games: {unseen}"
 
 
 def test_every_rule_option_replays_too(game, kit):
     variants = kit.rule_variants(game)
     assert variants, "a game with rule options exercises each of them"
     played = 0
-    for label, rules in variants:
-        played += _replay_many(kit, game, rules, GAMES_PER_LINEUP_PER_VARIANT, seed=77) > 0
-    assert played >= len(variants) // 2, "most variants must fit some player count"
+    lineups = kit.lineups(game)
+    for j, (label, rules) in enumerate(variants):
+        # two line-ups per variant, turning through the player counts from one variant to the next
+        for lineup in (lineups[j % len(lineups)], lineups[(j + len(lineups) // 2) % len(lineups)]):
+            if kit.usable(game, lineup, rules):
+                batch = kit.batch_for(game, lineup, 77 + j, rules)
+                for g in range(GAMES_PER_LINEUP_PER_VARIANT):
+                    replay(record(game, lineup, batch.seed, g, batch=batch), check=_conserved)
+                played += 1
+    assert played >= len(variants), "most variants must fit some player count"
 
 
 def test_replay_detects_a_tampered_record(game, kit):

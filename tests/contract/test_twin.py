@@ -14,14 +14,25 @@ from simcards.replay import play_reference, record
 GAMES_PER_LINEUP = 8
 
 
+def _twin(game: str, lineup: list[str], batch, games: int) -> None:
+    for g in range(games):
+        rec = record(game, lineup, batch.seed, g, batch=batch)
+        ref, moves = play_reference(game, lineup, batch.seed, g, batch=batch)
+        assert moves == [tuple(m) for m in rec.moves.tolist()]
+        assert ref.result() == (rec.seats.tolist(), rec.game_row.tolist())
+
+
 def test_reference_engine_with_py_funcs_plays_the_kernels_games(game, kit):
     for i, lineup in enumerate(kit.lineups(game)):
-        batch = kit.batch_for(game, lineup, 50 + i)
-        for g in range(GAMES_PER_LINEUP):
-            rec = record(game, lineup, batch.seed, g, batch=batch)
-            ref, moves = play_reference(game, lineup, batch.seed, g, batch=batch)
-            assert moves == [tuple(m) for m in rec.moves.tolist()]
-            assert ref.result() == (rec.seats.tolist(), rec.game_row.tolist())
+        _twin(game, lineup, kit.batch_for(game, lineup, 50 + i), GAMES_PER_LINEUP)
+
+
+def test_the_twin_holds_under_every_rule_option(game, kit):
+    for j, (label, rules) in enumerate(kit.rule_variants(game)):
+        lineups = [u for u in kit.lineups(game) if kit.usable(game, u, rules)]
+        if lineups:
+            lineup = lineups[j % len(lineups)]
+            _twin(game, lineup, kit.batch_for(game, lineup, 90 + j, rules), 1)
 
 
 # Generic probe strategies: every decision picks among the engine's own legal moves.
@@ -84,6 +95,23 @@ def _twin_agrees(game: str, name: str, tmp_path, games: int = 30) -> bool:
 def test_memory_is_kept_per_seat_and_game_in_both_engines(game, tmp_path):
     _write_probe(tmp_path, game, "counter")
     assert _twin_agrees(game, "counter", tmp_path)
+
+
+def test_memory_starts_empty_in_every_game_of_a_batch(game, tmp_path):
+    """The batch kernel reuses one state for all its games: each game's result must equal
+    that game played alone (which starts from a new state)."""
+    _write_probe(tmp_path, game, "counter")
+    spec = simcards.get_game(game)
+    lineup = ["probe_counter"] * spec.min_players
+    frame = simcards.simulate(game, lineup, 40, seed=13, threads=1, chunk_size=40,
+                              strategy_dirs=[tmp_path])
+    from simcards.batch import prepare
+    batch = prepare(game, lineup, 13, strategy_dirs=[tmp_path])
+    for g in range(40):
+        alone = record(game, lineup, 13, g, batch=batch)
+        rows = frame[frame["game"] == g]
+        assert rows["rank"].tolist() == alone.seats[:, 1].tolist()
+        assert rows[spec.game_columns[0]].iloc[0] == alone.game_row[0]
 
 
 def test_a_strategy_that_reads_a_hidden_field_fails_the_twin_test(game, tmp_path):
