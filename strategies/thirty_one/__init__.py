@@ -2,5 +2,7 @@
 
 ``turn`` returns a swap ``give * 64 + take`` (card ids), PASS, KNOCK ("Кручу") or PROPOSE
 (simcards.games.thirty_one.rules); ``vote`` returns 1 to accept a showdown proposal, 0 to refuse.
-The view is simcards.games.thirty_one.fast.View.
+The view is simcards.games.thirty_one.view.View, read only through that module's accessors
+(``from ._kit import V``: ``V.hand(view)``, ``V.middle(view)``, ``V.keys(view, p)``,
+``V.legal_move(view, i)``...).
 """

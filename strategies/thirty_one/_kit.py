@@ -1,18 +1,21 @@
-"""Helpers shared by Thirty-One strategies (a view is simcards.games.thirty_one.fast.View).
+"""Helpers shared by Thirty-One strategies. A view is simcards.games.thirty_one.view.View,
+read through the accessors of that module (re-exported here as ``V``).
 
 Scores come from the engine's table of the public scorer (rules.score): one load a hand.
+Whether "Кручу" is legal comes from the engine's list of legal moves (``V.can_knock``).
 """
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.thirty_one.fast import hand_code, is_one_suit
+from simcards.games.thirty_one import view as V
+from simcards.games.thirty_one.fast import hand_code
 from simcards.games.thirty_one.rules import KNOCK, N_CARDS, PASS, PROPOSE
 
 #: numba inlines these small helpers into the strategies (a call costs more than the helper)
 INLINE = dict(NJIT_OPTIONS, inline="always")
 
-__all__ = ["INLINE", "KNOCK", "PASS", "PROPOSE", "value", "hand_value", "knock_allowed", "best_exchange",
-           "unseen", "share_below", "keys_behind", "outs"]
+__all__ = ["INLINE", "KNOCK", "PASS", "PROPOSE", "V", "value", "hand_value", "knock_allowed",
+           "best_exchange", "unseen", "share_below", "keys_behind", "outs"]
 
 
 @njit(**INLINE)
@@ -24,14 +27,13 @@ def value(a, b, c):
 
 @njit(**INLINE)
 def hand_value(view):
-    h = view.hand
-    return value(h[0], h[1], h[2])
+    a, b, c = V.hand(view)
+    return value(a, b, c)
 
 
 @njit(**INLINE)
 def knock_allowed(view):
-    h = view.hand
-    return is_one_suit(h[0], h[1], h[2])
+    return V.can_knock(view)
 
 
 @njit(**INLINE)
@@ -46,8 +48,8 @@ def best_exchange(view):
     """(move, value after it) of the best swap or "Кручу" by value; ties go to the lowest card
     given, then the lowest card taken, and a swap goes before "Кручу" (the rule file's greedy).
     The nine swaps are written out: hand and middle are sorted, so this order is id order."""
-    a, b, c = view.hand
-    x, y, z = view.middle
+    a, b, c = V.hand(view)
+    x, y, z = V.middle(view)
     best, move = -1, -1
     best, move = _better(value(b, c, x), a * 64 + x, best, move)
     best, move = _better(value(b, c, y), a * 64 + y, best, move)
@@ -58,7 +60,7 @@ def best_exchange(view):
     best, move = _better(value(a, b, x), c * 64 + x, best, move)
     best, move = _better(value(a, b, y), c * 64 + y, best, move)
     best, move = _better(value(a, b, z), c * 64 + z, best, move)
-    if is_one_suit(a, b, c):
+    if V.can_knock(view):
         best, move = _better(value(x, y, z), KNOCK, best, move)
     return move, best
 
@@ -66,9 +68,9 @@ def best_exchange(view):
 @njit(**INLINE)
 def unseen(view, c):
     """Card c is neither in our hand, nor in the middle, nor in the discard pile."""
-    h = view.hand
-    m = view.middle
-    if (view.discard_mask >> c) & 1:
+    h = V.hand(view)
+    m = V.middle(view)
+    if (V.discard_mask(view) >> c) & 1:
         return False
     if c == h[0] or c == h[1] or c == h[2] or c == m[0] or c == m[1] or c == m[2]:
         return False
@@ -118,9 +120,9 @@ def share_below(view, v):
 @njit(**INLINE)
 def keys_behind(view):
     """How many keys we have fewer than the best other player (0 when we lead or tie)."""
-    mine = view.keys[view.seat]
+    mine = V.keys(view, view.seat)
     top = 0
-    for q in range(view.n_players):
-        if q != view.seat and view.keys[q] > top:
-            top = view.keys[q]
+    for q in range(V.n_players(view)):
+        if q != view.seat and V.keys(view, q) > top:
+            top = V.keys(view, q)
     return top - mine if top > mine else 0

@@ -9,8 +9,7 @@ accepts when it is below 1 / players.
 """
 from numba import njit
 
-from ._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
-                                        share_below)
+from ._kit import INLINE, PASS, PROPOSE, V, best_exchange, hand_value, share_below
 
 IMPROVED_BY = 3
 
@@ -18,7 +17,7 @@ IMPROVED_BY = 3
 @njit(**INLINE)
 def risk(view):
     s = share_below(view, hand_value(view) - IMPROVED_BY)
-    return (1.0 - s) ** (view.n_players - 1)
+    return (1.0 - s) ** (V.n_players(view) - 1)
 
 
 @njit(**INLINE)
@@ -27,9 +26,9 @@ def turn(view, rng):
     move, after = best_exchange(view)
     if after > now:
         return move
-    return PROPOSE if risk(view) * 2 * view.n_players < 1.0 else PASS
+    return PROPOSE if risk(view) * 2 * V.n_players(view) < 1.0 else PASS
 
 
 @njit(**INLINE)
 def vote(view, rng):
-    return 1 if risk(view) * view.n_players < 1.0 else 0
+    return 1 if risk(view) * V.n_players(view) < 1.0 else 0

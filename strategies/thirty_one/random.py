@@ -7,21 +7,13 @@ A vote draws rand_below(2) and accepts on 1.
 from numba import njit
 
 from simcards.rng import rand_below
-from ._kit import INLINE, KNOCK, PASS, PROPOSE, knock_allowed
+from ._kit import INLINE, V
 
 
 @njit(**INLINE)
 def turn(view, rng):
-    knock = knock_allowed(view)
-    r = rand_below(rng, 12 if knock else 11)
-    if r < 9:
-        i = r // 3
-        return view.hand[i] * 64 + view.middle[r - 3 * i]
-    if r == 9:
-        return PASS
-    if knock and r == 10:
-        return KNOCK
-    return PROPOSE
+    # the engine's list is in code order (view.legal_move)
+    return V.legal_move(view, rand_below(rng, V.n_legal(view)))
 
 
 @njit(**INLINE)

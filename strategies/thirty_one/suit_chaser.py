@@ -7,14 +7,13 @@ better score or more outs. It proposes at 26 less one a player beyond two and ac
 """
 from numba import njit
 
-from ._kit import (INLINE, KNOCK, PASS, PROPOSE, hand_value, knock_allowed,
-                                        outs, value)
+from ._kit import INLINE, KNOCK, PASS, PROPOSE, V, hand_value, knock_allowed, outs, value
 
 
 @njit(**INLINE)
 def turn(view, rng):
-    h = view.hand
-    m = view.middle
+    h = V.hand(view)
+    m = V.middle(view)
     now = hand_value(view)
     best = now * 64 + outs(view, h[0], h[1], h[2])
     move = -1
@@ -37,7 +36,7 @@ def turn(view, rng):
             move = KNOCK
     if move >= 0:
         return move
-    return PROPOSE if now >= 28 - view.n_players else PASS
+    return PROPOSE if now >= 28 - V.n_players(view) else PASS
 
 
 @njit(**INLINE)

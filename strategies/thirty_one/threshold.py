@@ -7,14 +7,13 @@ than the leader (a longer round is its chance to catch up).
 """
 from numba import njit
 
-from ._kit import (INLINE, PASS, PROPOSE, best_exchange, hand_value,
-                                        keys_behind)
+from ._kit import INLINE, PASS, PROPOSE, V, best_exchange, hand_value, keys_behind
 
 
 @njit(**INLINE)
 def bar(view):
-    t = 27 - view.n_players
-    if view.keys[view.seat] <= 1:
+    t = 27 - V.n_players(view)
+    if V.keys(view, view.seat) <= 1:
         t += 2
     return t
 

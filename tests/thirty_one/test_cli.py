@@ -38,7 +38,7 @@ def test_rules_lists_every_option_with_its_default():
 def test_run_prints_win_rates_and_writes_parquet(tmp_path):
     out = tmp_path / "r.parquet"
     result = run("run", "thirty-one", "--strategies", "greedy,random,random", "--games", "300",
-                 "--seed", "5", "--rule", "rebuild=as_it_lies", "--out", str(out))
+                 "--seed", "5", "--rule", "rebuild=as_it_lies", "--no-rotate", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "greedy" in result.output and "95% interval" in result.output
     frame = pd.read_parquet(out)
@@ -49,7 +49,7 @@ def test_run_prints_win_rates_and_writes_parquet(tmp_path):
 def test_run_reports_unfinished_games(tmp_path):
     out = tmp_path / "r.csv"
     result = run("run", "thirty-one", "--strategies", "random,greedy", "--games", "40",
-                 "--rule", "round_cap=1", "--out", str(out))
+                 "--rule", "round_cap=1", "--no-rotate", "--out", str(out))
     assert result.exit_code == 0, result.output
     frame = pd.read_csv(out)
     unfinished = int(frame.groupby("game")["unfinished"].first().sum())

@@ -1,16 +1,19 @@
 """The fast engine against the reference engine: differential replay of thousands of games,
 the plain-Python twin, card conservation after every move, and determinism of the frame.
 
-Two kernels serve every test (strategy sets {greedy, random} and the four thinking
-strategies); rule options are parameters, so variants need no new compile.
+One kernel of every strategy serves these tests (the one the golden test and the
+baseline frames use too); rule options are parameters, so variants need no new compile.
 """
 import numpy as np
 import pandas as pd
 import pytest
 
+import simcards
+from simcards.batch import prepare
+from simcards.games.thirty_one import fast, view
 from simcards.games.thirty_one.reference import Game
 from simcards.replay import play_reference, record, replay
-from simcards.simulate import prepare, simulate
+from simcards.simulate import simulate
 
 GAME = "thirty-one"
 SEED = 2024
@@ -27,13 +30,16 @@ VARIANTS = (None, {"rebuild": "as_it_lies"}, {"turn_cap": 6, "rebuild": "as_it_l
 @pytest.fixture(scope="module")
 def batches():
     """Compile (or load) each kernel once for the module."""
+    every = simcards.list_strategies(GAME)
     out = {}
     for n, lineup in MIXED.items():
         for v, rules in enumerate(VARIANTS):
-            out[(n, v)] = prepare(GAME, lineup, SEED, rules)
-    out[("thinkers", 0)] = prepare(GAME, THINKERS, SEED, None)
-    out[("thinkers", 1)] = prepare(GAME, THINKERS[::-1], SEED, {"rebuild": "as_it_lies"})
-    out[("random", 0)] = prepare(GAME, ("random",) * 4, SEED, {"turn_cap": 400})
+            out[(n, v)] = prepare(GAME, lineup, SEED, rules, kernel_strategies=every)
+    out[("thinkers", 0)] = prepare(GAME, THINKERS, SEED, None, kernel_strategies=every)
+    out[("thinkers", 1)] = prepare(GAME, THINKERS[::-1], SEED, {"rebuild": "as_it_lies"},
+                                   kernel_strategies=every)
+    out[("random", 0)] = prepare(GAME, ("random",) * 4, SEED, {"turn_cap": 400},
+                                 kernel_strategies=every)
     for b in out.values():
         record(GAME, b.strategies, b.seed, 0, b.rules, batch=b)   # compile or load here, once
     return out
@@ -49,7 +55,9 @@ def _replay_many(batch, games, start=0):
 
 
 def test_differential_replay_of_2000_games(batches):
-    """Every state of 2,160 fast games equals the reference engine's, move by move."""
+    """Every state of 2,160 fast games equals the reference engine's, move by move; at every
+    decision both engines list the same legal moves and the reference engine's view equals the
+    fast state in every field the seat may see (simcards.replay._check_decision)."""
     played = 0
     seen = {c: 0 for c in batches[(2, 0)].spec.game_columns}
     plan = {(n, v): 120 for n in MIXED for v in range(len(VARIANTS))}   # 1,800 games
@@ -127,3 +135,28 @@ def test_frame_columns_and_record_agree(batches):
     ends = frame.groupby("game").first()
     ended = ends[["ends_31", "ends_33", "ends_678", "ends_proposal", "ends_cap"]].sum(axis=1)
     assert (ended == ends["rounds"]).all()
+
+
+def test_the_fast_state_keeps_the_legal_sets_and_a_clean_memory(batches):
+    """At every decision the decider's rows hold its legal moves, which the view lists in code
+    order (as the reference engine does), and the strategies' memory starts at zero."""
+    batch = batches[("random", 0)]
+    assert view.LAYOUT.size == view.SIZE == batch.kernel().state_size(4, batch.params)
+    out = np.zeros(4096, np.int64)
+    for g in range(5):
+        rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
+        ref = Game(batch.n_players, batch.rules, batch.seed, g)
+        for step, (kind, seat, move) in enumerate(rec.moves.tolist()):
+            assert ref.next_decision() == (kind, seat)
+            raw = rec.raws[step]
+            k = fast.legal_moves(raw, out)
+            v = view.View(raw, seat)
+            listed = [view.legal_move(v, i) for i in range(view.n_legal(v))]
+            assert listed == out[:k].tolist() == ref.legal_moves()
+            assert move in listed and fast.is_legal(raw, kind, move)
+            assert all(view.is_legal_move(v, m) for m in listed)
+            assert not any(view.is_legal_move(v, m) for m in (-1, 2307, 4096, 63, 35 * 64 + 40))
+            assert not fast.is_legal(raw, 1 - kind, move)
+            assert view.can_knock(v) == (kind == 0 and 2305 in listed)
+            assert not raw[view.MEMORY:view.MEMORY + 4 * 16].any()
+            ref.apply(kind, move)

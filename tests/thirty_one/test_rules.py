@@ -3,6 +3,10 @@ import copy
 
 import pytest
 
+import numpy as np
+
+from simcards.errors import SimcardsError
+from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.reference import (PHASE_DEAL, PHASE_TURN, TURN, VOTE, Game,
                                                  IllegalMove)
 from simcards.games.thirty_one.rules import (ACCEPT, CARD_NAMES, KNOCK, PASS, PROPOSE, REFUSE,
@@ -187,7 +191,10 @@ def test_a_refused_proposal_asks_everyone_and_play_goes_on():
     assert g.next_decision() == (VOTE, 1)
     g.apply(VOTE, REFUSE)
     assert g.next_decision() == (VOTE, 2)                      # asked even after a refusal
-    assert g.view(VOTE).votes[:4] == (-1, 0, -1, -1) and g.view(VOTE).proposer == 0
+    v = g.view(VOTE)
+    assert [V.vote_of(v, q) for q in range(4)] == [-1, 0, -1, -1] and V.proposer(v) == 0
+    assert [V.refusals(v, q) for q in range(4)] == [0, 1, 0, 0]
+    assert V.n_legal(v) == 2 and [V.legal_move(v, i) for i in range(2)] == [REFUSE, ACCEPT]
     g.apply(VOTE, ACCEPT)
     g.apply(VOTE, ACCEPT)
     assert g.next_decision() == (TURN, 1)
@@ -335,7 +342,62 @@ def test_the_view_shows_own_hand_middle_pile_and_keys_only():
     g = position(new_game(3), ["6♣ 7♦ 8♥", "9♣ 10♦ J♥", "Q♣ K♦ A♥"], "6♠ 7♠ 9♦", dealer=2,
                  discard="A♠ K♠ Q♠")
     v = g.view(TURN)
-    assert v.seat == 0 and v.hand == tuple(cards("6♣ 7♦ 8♥"))
-    assert v.middle == tuple(cards("6♠ 7♠ 9♦")) and v.keys == (3, 3, 3, 0)
-    assert v.discard_mask == sum(1 << c for c in cards("A♠ K♠ Q♠")) and v.discard_n == 3
-    assert v.stock_n == 36 - 15 and v.proposer == -1 and v.votes == (-1, -1, -1, -1)
+    assert v.seat == 0 and V.hand(v) == tuple(cards("6♣ 7♦ 8♥"))
+    assert V.middle(v) == tuple(cards("6♠ 7♠ 9♦")) and [V.keys(v, q) for q in range(4)] == [3, 3, 3, 0]
+    assert V.discard_mask(v) == sum(1 << c for c in cards("A♠ K♠ Q♠")) and V.discard_size(v) == 3
+    assert [V.discard_card(v, i) for i in range(3)] == cards("A♠ K♠ Q♠")
+    assert V.stock_size(v) == 36 - 15 and V.proposer(v) == -1
+    assert [V.vote_of(v, q) for q in range(4)] == [-1, -1, -1, -1]
+    assert V.dealer(v) == 2 and V.n_players(v) == 3 and V.turn_cap(v) == 120
+    assert V.round_cap(v) == 500 and V.as_it_lies(v) == 0 and V.starting_keys(v) == 3
+    assert V.starting_bank(v) == 18 - 9 and V.bank(v) == 9
+    # nothing of another seat's hand or of the stock
+    hidden = ~V.LAYOUT.visible_to(0, V.SIZE)
+    assert not np.any(v.s[hidden])
+    assert V.n_legal(v) == 11 and not V.can_knock(v)
+    assert [V.legal_move(v, i) for i in range(11)] == g.legal_moves()
+    g.current = 1
+    g.hands[1] = cards("6♥ 9♥ A♣")
+    g.hands[0] = cards("9♣ 10♦ J♥")
+    v = g.view(TURN)
+    assert V.n_legal(v) == 12 and V.can_knock(v) and V.is_legal_move(v, KNOCK)
+    assert [V.legal_move(v, i) for i in range(12)] == g.legal_moves()
+
+
+def test_the_view_shows_what_each_seat_did_this_round():
+    g = position(new_game(3), ["6♣ 7♦ 8♥", "9♣ 10♦ J♥", "Q♣ K♦ A♥"], "6♠ 7♠ 9♦", dealer=2)
+    swap(g, "6♣", "6♠")                                      # seat 0
+    g.apply(TURN, PASS)                                      # seat 1
+    g.apply(TURN, PROPOSE)                                   # seat 2
+    g.apply(VOTE, REFUSE)                                    # seat 0
+    v = g.view(VOTE)                                         # seat 1
+    assert V.held_known(v, 0) == 1 << CARD["6♠"] and V.given(v, 0) == 1 << CARD["6♣"]
+    assert V.held_known(v, 1) == 0 and V.given(v, 1) == 0
+    assert [V.last_move(v, q) for q in range(4)] == [swap_move(CARD["6♣"], CARD["6♠"]), PASS,
+                                                     PROPOSE, -1]
+    assert V.refusals(v, 0) == 1 and V.proposals(v, 2) == 1 and V.round_turns(v) == 3
+    assert V.turns(v) == 3 and V.round_number(v) == 1 and V.current(v) == 2
+
+
+def test_a_knock_shows_the_whole_new_hand_and_the_old_one():
+    g = position(new_game(3), ["6♥ 9♥ A♣", "9♣ 10♦ J♥", "Q♣ K♦ A♥"], "6♠ 7♠ 9♦", dealer=2)
+    g.apply(TURN, KNOCK)
+    v = g.view(TURN)
+    assert V.held_known(v, 0) == sum(1 << c for c in cards("6♠ 7♠ 9♦"))
+    assert V.given(v, 0) == sum(1 << c for c in cards("6♥ 9♥ A♣"))
+    assert V.last_move(v, 0) == KNOCK
+
+
+def test_illegal_moves_raise_a_simcards_error_saying_why():
+    g = position(new_game(3), ["6♣ 7♦ 8♥", "9♣ 10♦ J♥", "Q♣ K♦ A♥"], "6♠ 7♠ 9♦", dealer=2)
+    with pytest.raises(SimcardsError, match="one suit"):
+        g.apply(TURN, KNOCK)
+    with pytest.raises(IllegalMove, match="card of the hand"):
+        g.apply(TURN, swap_move(CARD["9♣"], CARD["6♠"]))
+    with pytest.raises(IllegalMove, match="middle card"):
+        g.apply(TURN, swap_move(CARD["6♣"], CARD["9♣"]))
+    with pytest.raises(IllegalMove, match="'turn'"):
+        g.apply(VOTE, ACCEPT)
+    g.apply(TURN, PROPOSE)
+    with pytest.raises(IllegalMove, match="0 .refuse. or 1"):
+        g.apply(VOTE, 2)

@@ -1,6 +1,6 @@
 """Thirty-One with keys: seed 002, rules in docs/rules/thirty-one.md."""
 from simcards.games.thirty_one import rules
-from simcards.registry import Decision, GameSpec, register
+from simcards.registry import GameSpec, register
 
 SPEC = register(GameSpec(
     name=rules.GAME,
@@ -9,14 +9,9 @@ SPEC = register(GameSpec(
     min_players=rules.MIN_PLAYERS,
     max_players=rules.MAX_PLAYERS,
     options=rules.OPTIONS,
-    decisions=(
-        Decision("turn", "turn", "a swap (give * 64 + take, card ids), pass (2304), "
-                                 "Кручу (2305) or propose a showdown (2306)"),
-        Decision("vote", "vote", "answer a showdown proposal: 1 accept, 0 refuse"),
-    ),
-    seat_columns=("keys", "dealt_mask", "declared", "proposals"),
-    game_columns=("rounds", "turns", "ends_31", "ends_33", "ends_678", "ends_proposal",
-                  "ends_cap", "refreshes", "rebuilds"),
+    decisions=rules.DECISIONS,
+    seat_columns=rules.SEAT_COLUMNS,
+    game_columns=rules.GAME_COLUMNS,
     encode_params=rules.encode_params,
     bench_strategy="greedy",
     summary="swap with the three open middle cards toward 31 in one suit (the ace of clubs is "
@@ -24,4 +19,5 @@ SPEC = register(GameSpec(
     check_rules=rules.check_rules,
     describe_move=rules.describe_move,
     card_names=rules.CARD_NAMES,
+    step_column="turns",
 ))

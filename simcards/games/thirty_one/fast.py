@@ -6,11 +6,13 @@ The generated kernel (simcards.kernels) drives a game with ``start_game``,
 in exactly the order of the reference engine (reference.py), which the tests
 replay against; hands and the middle are kept sorted by card id in both.
 
-The state is one flat int64 array ``s`` (the layout below), allocated once per
-batch and reset per game: numba reference-counts every array taken out of a
-struct or tuple with atomic operations, while an array argument that the kernel
-borrows costs nothing. The strategy's view holds only numbers and tuples (no
-arrays), built from ``s`` in a few nanoseconds.
+The state is one flat int64 array ``s`` (its layout is in view.py), allocated
+once per batch and reset per game. When ``advance`` stops at a decision it
+stores the decider's legal moves in its rows of ``LEGAL_GIVE``/``LEGAL_TAKE``/
+``LEGAL_OTHER`` (three bit masks: the swaps are every card given of the first for
+every card taken of the second); ``is_legal``, ``legal_moves`` and the
+strategies read those sets. (A list of twelve moves cost 15 ns a turn: 13
+stores and a scan; the sets cost three stores and a membership test.)
 
 Hands are scored by one load from ``rules.SCORE_TABLE`` (the public scorer's
 answer for every ordered triple), so a strategy weighing nine swaps does nine
@@ -18,59 +20,35 @@ loads.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS, rank_from_key
 from simcards.games.thirty_one.rules import (
-    ACE_OF_CLUBS, C31, C33, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES, P_BANK, P_KEYS,
-    P_ROUND_CAP, P_TURN_CAP, PASS, PROPOSE, SCORE_TABLE)
+    ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
+    P_BANK, P_KEYS, P_ROUND_CAP, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE,
+    SCORE_TABLE, SWAP_BASE, TURN, VOTE)
+from simcards.games.thirty_one.view import (
+    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, E31,
+    E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
+    LEGAL_TAKE, MEMORY, MID,
+    N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS, REFRESHES, REFUSALS, ROUND_CAP,
+    ROUND_TURNS, ROUNDS, SIZE, SNAPSHOT_HEAD, STOCK, STOCK_N, TURN_CAP, TURNS, UNFINISHED, VOTER,
+    VOTES, View, in_legal_set, other_base)
 from simcards.rng import shuffle_range
 
-# ---- decision kinds (GameSpec.decisions order), phases and result columns
-TURN = 0
-VOTE = 1
 DONE = -1
-PH_TURN, PH_VOTE, PH_DEAL = 0, 1, 2     # PH_DEAL: dealt, combinations not yet checked (rule 13)
-SEAT_COLS = 6   # win, rank, keys, dealt_mask, declared, proposals
-GAME_COLS = 10  # rounds, turns, ends_31, ends_33, ends_678, ends_proposal, ends_cap,
-#                 refreshes, rebuilds, unfinished
-
-# ---- layout of the state array s
-(N,                                                   # players
- PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER, UNFINISHED, BANK,
- STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS,   # the snapshot's head
- MID,                                                 # MID..MID+2: the middle, ascending
- ) = range(23)
-HEAD = REBUILDS                                       # scalars 1..HEAD open every snapshot
-DISCARD_MASK = 26       # bit c: card c is in the discard pile
-TURN_CAP, ROUND_CAP, AS_IT_LIES, KEYS0, BANK0 = range(27, 32)   # rule options
-KEYS = 32               # keys[p]                     (4 seats at most)
-VOTES = 36              # votes[p]: -1 not asked yet, 0 refused, 1 accepted
-DEALT = 40              # bit mask of the cards of the first hand dealt
-DECLARED = 44           # combinations declared per seat
-PROPOSALS = 48          # proposals made per seat
-HANDS = 52              # hands: s[HANDS + 3 p + i], ascending
-STOCK = 64              # stock[0:stock_n], top last
-DISCARD = STOCK + N_CARDS   # discard pile[0:discard_n], top last
-SIZE = DISCARD + N_CARDS
+#: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.
+SNAPSHOT_SEATS = (KEYS, DECLARED, PROPOSALS, VOTES, REFUSALS, HELD, GIVEN, LAST_MOVE)
+_GAME_COLUMNS = (ROUNDS, TURNS, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS, UNFINISHED)
 
 _TABLE = SCORE_TABLE
-_SUIT = np.arange(N_CARDS, dtype=np.int64) // N_RANKS
+#: The suits a card can stand for, one bit each: its own, or all four for the ace of clubs.
+_SUITS = np.array([15 if c == ACE_OF_CLUBS else 1 << (c // N_RANKS) for c in range(N_CARDS)],
+                  np.int64)
 #: Small helpers are inlined by numba (a call costs more than the helper).
 _INLINE = dict(NJIT_OPTIONS, inline="always")
-
-#: What a deciding seat sees (rule file, "What a strategy sees"); the same for both decisions.
-#: Only numbers and tuples: nothing hidden is reachable from it, and it costs no reference
-#: counting. ``hand`` and ``middle`` are 3-tuples sorted by card id; ``keys`` and ``votes``
-#: are 4-tuples (seats beyond ``n_players`` hold 0 and -1); ``votes[q]`` is -1 (not asked
-#: yet), 0 (refused) or 1 (accepted); ``proposer`` is -1 when no proposal is under way; bit c
-#: of ``discard_mask`` is set when card c lies in the discard pile (``discard_n`` cards).
-View = namedtuple("View", ["seat", "n_players", "hand", "middle", "keys", "votes", "proposer",
-                           "bank", "discard_mask", "discard_n", "stock_n", "round_turns", "quiet",
-                           "dealer", "turn_cap"])
 
 
 # ---------------------------------------------------------------- cards and hands
@@ -87,13 +65,9 @@ def hand_score(a, b, c):
 
 @njit(**_INLINE)
 def is_one_suit(a, b, c):
-    """Rules 8-9: three cards of one suit, the ace of clubs counting as any suit."""
-    sa = -1 if a == ACE_OF_CLUBS else _SUIT[a]
-    sb = -1 if b == ACE_OF_CLUBS else _SUIT[b]
-    sc = -1 if c == ACE_OF_CLUBS else _SUIT[c]
-    if sa < 0:
-        return sb < 0 or sc < 0 or sb == sc
-    return (sb < 0 or sb == sa) and (sc < 0 or sc == sa)
+    """Rules 8-9: three cards of one suit, the ace of clubs counting as any suit (a suit
+    all three can stand for; no branch to mispredict)."""
+    return (_SUITS[a] & _SUITS[b] & _SUITS[c]) != 0
 
 
 @njit(**_INLINE)
@@ -119,14 +93,14 @@ def _next(s, p):
 @njit(**_INLINE)
 def _hand(s, p):
     """Seat p's cards, ascending."""
-    h = HANDS + 3 * p
+    h = HANDS + HAND * p
     return s[h], s[h + 1], s[h + 2]
 
 
 @njit(**_INLINE)
 def _set_hand(s, p, a, b, c):
     """Seat p's cards, given ascending."""
-    h = HANDS + 3 * p
+    h = HANDS + HAND * p
     s[h] = a
     s[h + 1] = b
     s[h + 2] = c
@@ -179,6 +153,12 @@ def start_game(s, rng):
         s[KEYS + p] = s[KEYS0] if p < n else 0             # rule 6
         s[DECLARED + p] = 0
         s[PROPOSALS + p] = 0
+        s[REFUSALS + p] = 0
+        s[LEGAL_GIVE + p] = 0
+        s[LEGAL_TAKE + p] = 0
+        s[LEGAL_OTHER + p] = 0
+    for i in range(MAX_PLAYERS * MEMORY_SLOTS):
+        s[MEMORY + i] = 0
     s[BANK] = s[BANK0]
     for i in (TURNS, ROUNDS, OVER, UNFINISHED, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS):
         s[i] = 0
@@ -210,10 +190,12 @@ def _deal(s, rng):
     a, b, c = sorted3(s[top - 1], s[top - 2], s[top - 3])
     _set_middle(s, a, b, c)
     s[STOCK_N] = top - 3 - STOCK
-    s[DISCARD_N] = 0
-    s[DISCARD_MASK] = 0
+    _clear_discard(s)
     for p in range(MAX_PLAYERS):
         s[VOTES + p] = -1
+        s[HELD + p] = 0
+        s[GIVEN + p] = 0
+        s[LAST_MOVE + p] = -1
     s[ROUND_TURNS] = 0
     s[QUIET] = 0
     s[PROPOSER] = -1
@@ -224,6 +206,15 @@ def _deal(s, rng):
 
 
 # ---------------------------------------------------------------- stock, middle, discard pile
+@njit(**_INLINE)
+def _clear_discard(s):
+    """An empty discard pile: past its top the pile's block holds zeros (it is public)."""
+    for i in range(s[DISCARD_N]):
+        s[DISCARD + i] = 0
+    s[DISCARD_N] = 0
+    s[DISCARD_MASK] = 0
+
+
 @njit(**NJIT_OPTIONS)
 def _rebuild(s, rng):
     """Rule 10: the discard pile becomes the stock, shuffled (cards in id order first) or as it lies."""
@@ -239,8 +230,7 @@ def _rebuild(s, rng):
                 s[pos] = k
                 pos += 1
         shuffle_range(s, STOCK, m, rng)
-    s[DISCARD_MASK] = 0
-    s[DISCARD_N] = 0
+    _clear_discard(s)
     s[STOCK_N] = m
     s[REBUILDS] += 1
 
@@ -352,6 +342,49 @@ def _check_deal(s, rng):
 
 # ---------------------------------------------------------------- the protocol of the kernel
 @njit(**_INLINE)
+def _list_turn(s):
+    """Rule 8, the legal moves of a turn, as sets: any card of the hand for any middle card;
+    pass and propose; "Кручу" with a one-suit hand."""
+    p = s[CUR]
+    a, b, c = _hand(s, p)
+    x, y, z = _middle(s)
+    one = np.int64(1)
+    s[LEGAL_GIVE + p] = (one << a) | (one << b) | (one << c)
+    s[LEGAL_TAKE + p] = (one << x) | (one << y) | (one << z)
+    knock = np.int64(is_one_suit(a, b, c))
+    s[LEGAL_OTHER + p] = (one << (PASS - PASS)) | (knock << (KNOCK - PASS)) | (one << (PROPOSE - PASS))
+
+
+@njit(**_INLINE)
+def _list_vote(s):
+    """Rule 11: a proposal is refused (0) or accepted (1)."""
+    p = s[VOTER]
+    s[LEGAL_GIVE + p] = 0
+    s[LEGAL_TAKE + p] = 0
+    s[LEGAL_OTHER + p] = (np.int64(1) << REFUSE) | (np.int64(1) << ACCEPT)
+
+
+@njit(**NJIT_OPTIONS)
+def legal_moves(s, out):
+    """The legal moves of the decision ``advance`` stopped at, in code order, into ``out``;
+    returns how many."""
+    p = decider(s)
+    k = 0
+    for give in range(N_CARDS):
+        if (s[LEGAL_GIVE + p] >> give) & 1:
+            for take in range(N_CARDS):
+                if (s[LEGAL_TAKE + p] >> take) & 1:
+                    out[k] = give * SWAP_BASE + take
+                    k += 1
+    base = other_base(s)
+    for i in range(63):
+        if (s[LEGAL_OTHER + p] >> i) & 1:
+            out[k] = base + i
+            k += 1
+    return k
+
+
+@njit(**_INLINE)
 def advance(s, rng):
     """Forced steps (dealt combinations, the turn cap) until a strategy must decide; DONE at the end."""
     while True:
@@ -360,11 +393,13 @@ def advance(s, rng):
         ph = s[PHASE]
         if ph == PH_TURN:
             if s[ROUND_TURNS] < s[TURN_CAP]:
+                _list_turn(s)
                 return TURN
             s[ECAP] += 1                                   # rule 12
             _showdown(s)
             _end_round(s, rng)
         elif ph == PH_VOTE:
+            _list_vote(s)
             return VOTE
         else:
             _check_deal(s, rng)
@@ -376,42 +411,27 @@ def decider(s):
 
 
 @njit(**_INLINE)
-def _view(s, p):
-    return View(p, s[N], _hand(s, p), _middle(s),
-                (s[KEYS], s[KEYS + 1], s[KEYS + 2], s[KEYS + 3]),
-                (s[VOTES], s[VOTES + 1], s[VOTES + 2], s[VOTES + 3]), s[PROPOSER], s[BANK],
-                s[DISCARD_MASK], s[DISCARD_N], s[STOCK_N], s[ROUND_TURNS], s[QUIET], s[DEALER],
-                s[TURN_CAP])
-
-
-@njit(**_INLINE)
 def view_turn(s):
-    return _view(s, s[CUR])
+    return View(s, s[CUR])
 
 
 @njit(**_INLINE)
 def view_vote(s):
-    return _view(s, s[VOTER])
+    return View(s, s[VOTER])
 
 
 @njit(**_INLINE)
 def is_legal(s, kind, move):
+    """``move`` is in the sets ``advance`` stored for this decision (view.in_legal_set)."""
     if s[PHASE] == PH_VOTE:
-        return kind == VOTE and (move == 0 or move == 1)
-    a, b, c = _hand(s, s[CUR])
-    ok = False
-    if kind != TURN:
-        ok = False
-    elif move == PASS or move == PROPOSE:
-        ok = True
-    elif move == KNOCK:
-        ok = is_one_suit(a, b, c)
-    elif 0 <= move < PASS:
-        give = move >> 6
-        take = move & 63
-        ok = (a == give or b == give or c == give) and (
-            s[MID] == take or s[MID + 1] == take or s[MID + 2] == take)
-    return ok
+        if kind != VOTE:
+            return False
+        p = s[VOTER]
+    else:
+        if kind != TURN:
+            return False
+        p = s[CUR]
+    return in_legal_set(s, p, move)
 
 
 @njit(**_INLINE)
@@ -445,9 +465,12 @@ def apply(s, rng, kind, move):
     p = s[CUR]
     s[ROUND_TURNS] += 1
     s[TURNS] += 1
+    s[LAST_MOVE + p] = move
     if move < PASS:                                        # rule 8: swap one card
         give = move >> 6
         take = move & 63
+        s[HELD + p] = (s[HELD + p] & ~(np.int64(1) << give)) | (np.int64(1) << take)
+        s[GIVEN + p] |= np.int64(1) << give
         a, b, c = _hand(s, p)
         if a == give:
             a = take
@@ -476,6 +499,9 @@ def apply(s, rng, kind, move):
         x, y, z = _middle(s)
         _set_hand(s, p, x, y, z)
         _set_middle(s, a, b, c)
+        one = np.int64(1)
+        s[HELD + p] = (one << x) | (one << y) | (one << z)
+        s[GIVEN + p] |= (one << a) | (one << b) | (one << c)
         s[QUIET] = 0
         _after_exchange(s, rng, p, True)
     else:                                                  # rule 11: "Выкладываем?"
@@ -490,6 +516,8 @@ def _vote(s, rng, move):
     """Rule 11: every other player is asked in turn order; all must accept."""
     q = s[VOTER]
     s[VOTES + q] = move
+    if move == REFUSE:
+        s[REFUSALS + q] += 1
     nq = _next(s, q)
     p = s[PROPOSER]
     if nq != p:
@@ -514,45 +542,48 @@ def _vote(s, rng, move):
 
 @njit(**NJIT_OPTIONS)
 def write_result(s, seat_out, game_out):
-    """seat_out[p] = (win, rank, keys, dealt_mask, declared, proposals); game_out as GAME_COLS."""
+    """seat_out[p] = (win, rank, keys, dealt_mask, declared, proposals); game_out as GAME_COLUMNS
+    with "unfinished" last."""
     n = s[N]
     unfinished = s[UNFINISHED] != 0
+    keys = s[KEYS:KEYS + MAX_PLAYERS]
     for p in range(n):
-        better = 0
-        for q in range(n):
-            if s[KEYS + q] > s[KEYS + p]:
-                better += 1
-        seat_out[p, 0] = 1 if (better == 0 and not unfinished) else 0
-        seat_out[p, 1] = better + 1
+        rank = rank_from_key(keys, n, p)
+        seat_out[p, 0] = 1 if (rank == 1 and not unfinished) else 0
+        seat_out[p, 1] = rank
         seat_out[p, 2] = s[KEYS + p]
         seat_out[p, 3] = s[DEALT + p]
         seat_out[p, 4] = s[DECLARED + p]
         seat_out[p, 5] = s[PROPOSALS + p]
-    for j, i in enumerate((ROUNDS, TURNS, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS,
-                           UNFINISHED)):
-        game_out[j] = s[i]
+    for j in range(len(_GAME_COLUMNS)):
+        game_out[j] = s[_GAME_COLUMNS[j]]
 
 
 @njit(**NJIT_OPTIONS)
 def snapshot_size(n, params):
-    return HEAD + 7 * n + 3 + 2 * N_CARDS
+    return len(SNAPSHOT_HEAD) + len(SNAPSHOT_SEATS) * n + HAND * n + HAND + 2 * N_CARDS
 
 
 @njit(**NJIT_OPTIONS)
 def snapshot(s, out):
-    """Everything that defines the state, in the layout reference.Game.snapshot() uses:
-    the HEAD scalars; keys, declared, proposals, votes per seat; hands; middle; stock; discard."""
-    for i in range(HEAD):
-        out[i] = s[PHASE + i]
-    i = HEAD
+    """Everything that defines the state but the strategies' memory, in the layout
+    reference.Game.snapshot() uses: the SNAPSHOT_HEAD scalars; the SNAPSHOT_SEATS blocks per
+    seat; hands; middle; stock and discard pile (-1 past their tops)."""
+    i = 0
+    for f in SNAPSHOT_HEAD:
+        out[i] = s[f]
+        i += 1
     n = s[N]
-    for block in (KEYS, DECLARED, PROPOSALS, VOTES):
+    for block in SNAPSHOT_SEATS:
         for p in range(n):
             out[i] = s[block + p]
             i += 1
-    for j in range(3 * n + 3):
-        out[i + j] = s[HANDS + j] if j < 3 * n else s[MID + j - 3 * n]
-    i += 3 * n + 3
+    for j in range(HAND * n):
+        out[i + j] = s[HANDS + j]
+    i += HAND * n
+    for j in range(HAND):
+        out[i + j] = s[MID + j]
+    i += HAND
     for j in range(N_CARDS):
         out[i + j] = s[STOCK + j] if j < s[STOCK_N] else -1
     i += N_CARDS

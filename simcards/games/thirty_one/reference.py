@@ -13,15 +13,19 @@ with the bottom card first and the top card last.
 """
 from __future__ import annotations
 
-from simcards.games.thirty_one.fast import HEAD, View
+import numpy as np
+
+from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py
+from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import (
-    ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, KNOCK, MAX_PLAYERS, N_CARDS, NONE, PASS, PROPOSE,
-    REFUSE, SWAP_BASE, one_suit, score, showdown_value, swap_move)
+    ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, DECISIONS, HAND, KNOCK, MAX_PLAYERS,
+    N_CARDS, NONE, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE, SWAP_BASE, TURN, VOTE,
+    one_suit, score, showdown_value, swap_move)
+from simcards.games.thirty_one.view import View
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
-TURN, VOTE = 0, 1                       # the decisions (GameSpec.decisions order)
-PHASE_TURN, PHASE_VOTE, PHASE_DEAL = 0, 1, 2   # same numbers as fast.PH_*
+PHASE_TURN, PHASE_VOTE, PHASE_DEAL = PH_TURN, PH_VOTE, PH_DEAL
 
 
 def names(cards) -> str:
@@ -53,6 +57,12 @@ class Game:
         self.refreshes = self.rebuilds = 0
         self.declared = [0] * n_players
         self.proposals = [0] * n_players
+        self.refusals = [0] * n_players
+        # what the table saw each seat do this round (reset by every deal)
+        self.held = [0] * n_players          # cards taken from the middle and not put back
+        self.given = [0] * n_players         # cards put into the middle
+        self.last_move = [-1] * n_players    # the last turn move
+        self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]   # the strategies' own
         self.log: list[str] = []
         self.deal()
         self.dealt = [sum(1 << c for c in hand) for hand in self.hands]
@@ -67,10 +77,19 @@ class Game:
     def hand_score(self, p: int) -> tuple[int, int]:
         return score(*self.hands[p])
 
+    def cards(self) -> list[int]:
+        """Every card of the game wherever it is (hands, middle, stock, discard pile): always
+        the deck (the contract suite's conservation check)."""
+        return [c for hand in self.hands for c in hand] + self.middle + self.stock + self.discard
+
+    @staticmethod
+    def deck() -> list[int]:
+        """The 36 cards, each once."""
+        return list(range(N_CARDS))
+
     def cards_everywhere(self) -> list[int]:
-        """Every card of the game wherever it is (card conservation: always 0..35 once each)."""
-        return sorted([c for hand in self.hands for c in hand] + self.middle + self.stock
-                      + self.discard)
+        """``cards()`` sorted (card conservation: always 0..35 once each)."""
+        return sorted(self.cards())
 
     # ------------------------------------------------------------ the deal (rule 7)
     def deal(self) -> None:
@@ -90,6 +109,7 @@ class Game:
         self.round_turns = self.quiet = 0
         self.proposer = self.voter = -1
         self.votes = [-1] * self.n
+        self.held, self.given, self.last_move = [0] * self.n, [0] * self.n, [-1] * self.n
         self.current = self.next_seat(self.dealer)
         self.rounds += 1
         self.phase = PHASE_DEAL        # dealt combinations are checked next (rule 13)
@@ -213,8 +233,11 @@ class Game:
                 return TURN, self.current
 
     def legal_moves(self) -> list[int]:
-        """Rule 8: any of the nine swaps, "Кручу" with a one-suit hand, pass, propose;
-        when a proposal is under way, accept or refuse (rule 11)."""
+        """Rule 8: any of the nine swaps, pass, "Кручу" with a one-suit hand, propose (in this
+        order, swaps by card given then card taken); when a proposal is under way, refuse or
+        accept (rule 11)."""
+        if self.over or self.phase == PHASE_DEAL:
+            return []
         if self.phase == PHASE_VOTE:
             return [REFUSE, ACCEPT]
         hand = self.hands[self.current]
@@ -225,26 +248,70 @@ class Game:
         moves.append(PROPOSE)
         return moves
 
+    def legal_sets(self) -> tuple[int, int, int]:
+        """``legal_moves()`` in the fast engine's form (view.py): the cards that may be given
+        and taken (bit masks: every swap of one for the other is legal), and the other moves
+        as bits above PASS in a turn, above 0 in a vote."""
+        give = take = other = 0
+        for move in self.legal_moves():
+            if self.phase == PHASE_VOTE or move >= PASS:
+                other |= 1 << (move - (REFUSE if self.phase == PHASE_VOTE else PASS))
+            else:
+                give |= 1 << (move // SWAP_BASE)
+                take |= 1 << (move % SWAP_BASE)
+        return give, take, other
+
     def view(self, kind: int = TURN) -> View:
-        """What the deciding seat may see (rule file, "What a strategy sees"): fast.View."""
+        """What the deciding seat may see (view.py): a state array of the fast engine's layout
+        with every public field and the seat's own rows filled, every other field zero."""
         p = self.voter if self.phase == PHASE_VOTE else self.current
-        pad = MAX_PLAYERS - self.n
-        return View(p, self.n, tuple(self.hands[p]), tuple(self.middle),
-                    tuple(self.keys) + (0,) * pad, tuple(self.votes) + (-1,) * pad,
-                    self.proposer, self.bank, sum(1 << c for c in self.discard),
-                    len(self.discard), len(self.stock), self.round_turns, self.quiet, self.dealer,
-                    self.rules["turn_cap"])
+        n, pad = self.n, MAX_PLAYERS - self.n
+        s = np.zeros(V.SIZE, np.int64)
+        e = self.ends
+        scalars = {V.N: n, V.PHASE: self.phase, V.CUR: self.current, V.DEALER: self.dealer,
+                   V.ROUND_TURNS: self.round_turns, V.TURNS: self.turns, V.ROUNDS: self.rounds,
+                   V.QUIET: self.quiet, V.PROPOSER: self.proposer, V.VOTER: self.voter,
+                   V.OVER: int(self.over), V.UNFINISHED: int(self.unfinished), V.BANK: self.bank,
+                   V.STOCK_N: len(self.stock), V.DISCARD_N: len(self.discard), V.E31: e["31"],
+                   V.E33: e["33"], V.E678: e["6-7-8"], V.EPROP: e["proposal"], V.ECAP: e["cap"],
+                   V.REFRESHES: self.refreshes, V.REBUILDS: self.rebuilds,
+                   V.DISCARD_MASK: sum(1 << c for c in self.discard),
+                   V.TURN_CAP: self.rules["turn_cap"], V.ROUND_CAP: self.rules["round_cap"],
+                   V.AS_IT_LIES: int(self.rules["rebuild"] == "as_it_lies"),
+                   V.KEYS0: self.rules["keys"], V.BANK0: self.rules["key_cards"] - n * self.rules["keys"]}
+        for at, value in scalars.items():
+            s[at] = value
+        s[V.MID:V.MID + HAND] = self.middle
+        for at, values, filler in ((V.KEYS, self.keys, 0), (V.VOTES, self.votes, -1),
+                                   (V.DECLARED, self.declared, 0), (V.PROPOSALS, self.proposals, 0),
+                                   (V.REFUSALS, self.refusals, 0), (V.HELD, self.held, 0),
+                                   (V.GIVEN, self.given, 0), (V.LAST_MOVE, self.last_move, -1)):
+            s[at:at + MAX_PLAYERS] = list(values) + [filler] * pad
+        s[V.DISCARD:V.DISCARD + len(self.discard)] = self.discard
+        # the seat's own rows
+        s[V.DEALT + p] = self.dealt[p]
+        s[V.HANDS + HAND * p:V.HANDS + HAND * (p + 1)] = self.hands[p]
+        give, take, other = self.legal_sets()
+        s[V.LEGAL_GIVE + p], s[V.LEGAL_TAKE + p], s[V.LEGAL_OTHER + p] = give, take, other
+        load_memory(s, V.MEMORY, p, self.memory[p])
+        return View(s, p)
 
     def apply(self, kind: int, move: int) -> None:
+        if self.over:
+            raise IllegalMove("the game is over")
         expected = VOTE if self.phase == PHASE_VOTE else TURN
-        if self.over or kind != expected or move not in self.legal_moves():
-            raise IllegalMove(f"decision {kind}, move {move} is not legal now")
+        if kind != expected:
+            raise IllegalMove(f"the decision now is {DECISIONS[expected].name!r}, "
+                              f"not {DECISIONS[kind].name if 0 <= kind < len(DECISIONS) else kind!r}")
+        if move not in self.legal_moves():
+            raise IllegalMove(f"move {move} is not legal now: {self.why_illegal(kind, move)}")
         if kind == VOTE:
             self.vote(self.voter, move == ACCEPT)
             return
         p = self.current
         self.round_turns += 1                                          # rule 12: every action
         self.turns += 1
+        self.last_move[p] = move
         if move == PASS:
             self.pass_turn(p)
         elif move == KNOCK:
@@ -254,11 +321,26 @@ class Game:
         else:
             self.swap(p, move // SWAP_BASE, move % SWAP_BASE)
 
+    def why_illegal(self, kind: int, move: int) -> str:
+        if kind == VOTE:
+            return "a vote is 0 (refuse) or 1 (accept)"
+        hand = self.hands[self.current]
+        if move == KNOCK:
+            return f"«Кручу» needs a hand of one suit, not {names(hand)}"
+        give, take = divmod(move, SWAP_BASE)
+        if 0 <= move < PASS and give not in hand:
+            return f"a swap gives a card of the hand ({names(hand)})"
+        if 0 <= move < PASS and take not in self.middle:
+            return f"a swap takes a middle card ({names(self.middle)})"
+        return "a turn is a swap (give * 64 + take), PASS, KNOCK or PROPOSE"
+
     # ------------------------------------------------------------ the four actions (rule 8)
     def swap(self, p: int, give: int, take: int) -> None:
         self.log.append(f"Turn {self.turns}: seat {p} gives {CARD_NAMES[give]} for {CARD_NAMES[take]}.")
         self.hands[p] = sorted([c for c in self.hands[p] if c != give] + [take])
         self.middle = sorted([c for c in self.middle if c != take] + [give])
+        self.held[p] = (self.held[p] & ~(1 << give)) | (1 << take)
+        self.given[p] |= 1 << give
         self.quiet = 0
         self.after_exchange(p, knocked=False)
 
@@ -267,6 +349,8 @@ class Game:
         self.log.append(f"Turn {self.turns}: seat {p} says «Кручу»: {names(self.hands[p])} "
                         f"for {names(self.middle)}.")
         self.hands[p], self.middle = self.middle, self.hands[p]
+        self.held[p] = sum(1 << c for c in self.hands[p])
+        self.given[p] |= sum(1 << c for c in self.middle)
         self.quiet = 0
         self.after_exchange(p, knocked=True)
 
@@ -307,6 +391,7 @@ class Game:
     def vote(self, q: int, accept: bool) -> None:
         """Rule 11: every other player answers, even after a refusal; all must accept."""
         self.votes[q] = int(accept)
+        self.refusals[q] += not accept
         self.log.append(f"  Seat {q} {'accepts' if accept else 'refuses'}.")
         nxt = self.next_seat(q)
         if nxt != self.proposer:
@@ -328,24 +413,24 @@ class Game:
     def result(self) -> tuple[list[list[int]], list[int]]:
         """Per seat (win, rank, keys, dealt mask, declared, proposals) and the game columns."""
         seats = []
-        for p in range(self.n):
-            better = sum(1 for q in range(self.n) if self.keys[q] > self.keys[p])   # rule 18
-            win = int(better == 0 and not self.unfinished)
-            seats.append([win, better + 1, self.keys[p], self.dealt[p], self.declared[p],
+        for p, rank in enumerate(ranks_py(self.keys)):                  # rule 18
+            win = int(rank == 1 and not self.unfinished)
+            seats.append([win, rank, self.keys[p], self.dealt[p], self.declared[p],
                           self.proposals[p]])
         e = self.ends
         return seats, [self.rounds, self.turns, e["31"], e["33"], e["6-7-8"], e["proposal"],
                        e["cap"], self.refreshes, self.rebuilds, int(self.unfinished)]
 
     def snapshot(self) -> list[int]:
-        """The state in the layout of fast.snapshot."""
+        """The state in the layout of fast.snapshot (the strategies' memory left out)."""
         e = self.ends
         head = [self.phase, self.current, self.dealer, self.round_turns, self.turns, self.rounds,
                 self.quiet, self.proposer, self.voter, int(self.over), int(self.unfinished),
                 self.bank, len(self.stock), len(self.discard), e["31"], e["33"], e["6-7-8"],
                 e["proposal"], e["cap"], self.refreshes, self.rebuilds]
-        assert len(head) == HEAD
+        assert len(head) == len(V.SNAPSHOT_HEAD)
         pad = lambda cards: cards + [-1] * (N_CARDS - len(cards))  # noqa: E731
-        return (head + self.keys + self.declared + self.proposals + self.votes
+        return (head + self.keys + self.declared + self.proposals + self.votes + self.refusals
+                + self.held + self.given + self.last_move
                 + [c for hand in self.hands for c in hand] + self.middle
                 + pad(self.stock) + pad(self.discard))

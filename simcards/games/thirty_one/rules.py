@@ -16,6 +16,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption
+from simcards.registry import Decision
 
 GAME = "thirty-one"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -56,6 +57,21 @@ PASS = N_CARDS * SWAP_BASE                  # 2304
 KNOCK = PASS + 1                            # "Кручу"
 PROPOSE = PASS + 2                          # "Выкладываем?"
 REFUSE, ACCEPT = 0, 1
+
+# ---- the decisions (a decision's id is its position) and the result columns, declared once
+DECISIONS = (
+    Decision("turn", "turn", "a swap (give * 64 + take, card ids), pass (2304), "
+                             "Кручу (2305) or propose a showdown (2306)"),
+    Decision("vote", "vote", "answer a showdown proposal: 1 accept, 0 refuse"),
+)
+TURN, VOTE = range(len(DECISIONS))
+#: Phases of a round (the state's public PHASE field, the same in both engines): a turn, a vote
+#: on a proposal, or dealt with the dealt combinations not yet checked (rule 13).
+PH_TURN, PH_VOTE, PH_DEAL = 0, 1, 2
+#: Per seat after (win, rank); per game ("unfinished" is appended by GameSpec).
+SEAT_COLUMNS = ("keys", "dealt_mask", "declared", "proposals")
+GAME_COLUMNS = ("rounds", "turns", "ends_31", "ends_33", "ends_678", "ends_proposal",
+                "ends_cap", "refreshes", "rebuilds")
 
 
 def swap_move(give: int, take: int) -> int:
@@ -157,8 +173,8 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
 
 
 def describe_move(kind: int, move: int) -> str:
-    """A move in words (kind 0: a turn, kind 1: a vote on a proposal)."""
-    if kind == 1:
+    """A move in words (kind TURN or VOTE, a vote on a proposal)."""
+    if kind == VOTE:
         return {ACCEPT: "accept", REFUSE: "refuse"}.get(move, f"vote {move}")
     if move == PASS:
         return "pass (Не меняю)"
