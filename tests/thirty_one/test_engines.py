@@ -1,18 +1,19 @@
-"""The fast engine against the reference engine: differential replay of thousands of games,
-the plain-Python twin, card conservation after every move, and determinism of the frame.
+"""Thirty-One's own checks beyond the contract suite (tests/contract/ replays, twins and
+determinism for every game): replays that reach every way a round can end and both stock
+rebuilds under combined options, the three cards of every hand and the middle distinct after
+every move, the frame's game-specific columns, the legal sets and memory in the fast state.
 
 One kernel of every strategy serves these tests (the one the golden test and the
 baseline frames use too); rule options are parameters, so variants need no new compile.
 """
 import numpy as np
-import pandas as pd
 import pytest
 
 import simcards
 from simcards.batch import prepare
 from simcards.games.thirty_one import fast, view
 from simcards.games.thirty_one.reference import Game
-from simcards.replay import play_reference, record, replay
+from simcards.replay import record, replay
 from simcards.simulate import simulate
 
 GAME = "thirty-one"
@@ -54,44 +55,30 @@ def _replay_many(batch, games, start=0):
     return dict(zip(batch.spec.game_columns, totals.tolist()))
 
 
-def test_differential_replay_of_2000_games(batches):
-    """Every state of 2,160 fast games equals the reference engine's, move by move; at every
-    decision both engines list the same legal moves and the reference engine's view equals the
-    fast state in every field the seat may see (simcards.replay._check_decision)."""
+def test_replays_reach_every_way_a_round_ends(batches):
+    """Replayed fast games under combined options go through every ending and both rebuilds."""
     played = 0
     seen = {c: 0 for c in batches[(2, 0)].spec.game_columns}
-    plan = {(n, v): 120 for n in MIXED for v in range(len(VARIANTS))}   # 1,800 games
-    plan[("thinkers", 0)] = 150
-    plan[("thinkers", 1)] = 150
-    plan[("random", 0)] = 60
+    plan = {(n, v): 30 for n in MIXED for v in range(len(VARIANTS))}   # 450 games
+    plan[("thinkers", 0)] = 40
+    plan[("thinkers", 1)] = 40
+    plan[("random", 0)] = 20
     for key, games in plan.items():
         totals = _replay_many(batches[key], games, start=1000 * played)
         for c, x in totals.items():
             seen[c] += x
         played += games
-    assert played >= 2000
+    assert played >= 500
     # the replays went through every way a round can end and through both stock rebuilds
     for column in ("ends_31", "ends_33", "ends_678", "ends_proposal", "ends_cap", "refreshes",
                    "rebuilds", "unfinished"):
         assert seen[column] > 0, column
 
 
-@pytest.mark.parametrize("key", [(2, 0), (3, 1), (4, 2), (4, 3), ("thinkers", 0)])
-def test_python_twin_equals_the_fast_record(batches, key):
-    """The reference engine driven by the strategies' py_func plays the very same game."""
-    batch = batches[key]
-    for g in range(60):
-        rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
-        ref, moves = play_reference(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
-        assert moves == [tuple(m) for m in rec.moves.tolist()]
-        seats, row = ref.result()
-        assert seats == rec.seats.tolist() and row == rec.game_row.tolist()
-
-
-@pytest.mark.parametrize("key", [(2, 1), (3, 0), (4, 2), ("random", 0)])
+@pytest.mark.parametrize("key", [(2, 1), ("random", 0)])
 def test_every_card_is_accounted_for_after_every_move(batches, key):
     batch = batches[key]
-    for g in range(40):
+    for g in range(15):
         rec = record(GAME, batch.strategies, batch.seed, g, batch.rules, batch=batch)
         ref = Game(batch.n_players, batch.rules, batch.seed, g)
         assert ref.cards_everywhere() == list(range(36))
@@ -103,17 +90,6 @@ def test_every_card_is_accounted_for_after_every_move(batches, key):
             assert ref.snapshot() == rec.snaps[2 * step + 1].tolist()
             hands = [c for h in ref.hands for c in h]
             assert len(set(hands + ref.middle)) == 3 * batch.n_players + 3
-
-
-def test_the_frame_does_not_depend_on_chunks_or_threads(batches):
-    lineup, rules = MIXED[3], VARIANTS[1]
-    base = simulate(GAME, lineup, 301, seed=SEED, rules=rules, threads=1, chunk_size=301)
-    for threads, chunk in ((1, 7), (2, 50), (2, 1000)):
-        other = simulate(GAME, lineup, 301, seed=SEED, rules=rules, threads=threads,
-                         chunk_size=chunk)
-        pd.testing.assert_frame_equal(base, other)
-    again = simulate(GAME, lineup, 301, seed=SEED + 1, rules=rules, threads=1)
-    assert not base.equals(again)
 
 
 def test_frame_columns_and_record_agree(batches):
