@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from simcards.stats import summary_rows
 
 #: every k-way shared win is a whole number of these units (lcm of 1..7)
 SHARE_UNITS = 420
@@ -71,6 +70,7 @@ class Totals:
         per_strategy = [sum(seats[p] for p, s in enumerate(self.strategies) if s == name)
                         / self.strategies.count(name) for name in names]
         n = len(self.strategies)
+        from simcards.stats import summary_rows   # scipy/statsmodels load in ~1 s: only when asked
         return summary_rows(names, per_strategy, [self.games] * len(names),
                             range(n), seats, [self.games] * n, n)
 

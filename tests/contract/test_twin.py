@@ -66,54 +66,64 @@ PICKS = {
 }
 
 
-def _write_probe(tmp_path, game: str, name: str) -> None:
+def _write_probe(folder, game: str, name: str) -> None:
     spec = simcards.get_game(game)
     # the variable-length tail (the stock) if hidden: scratch fields may hold zeros in both engines
     fields = [f for f in spec.view.LAYOUT.fields if f.visibility == "hidden"]
     hidden = next((f.offset for f in fields if f.shape == (0,)), fields[0].offset)
     decisions = "\n".join(DECISION.format(function=d.function, pick=PICKS[name].format(hidden=hidden))
                           for d in spec.decisions)
-    folder = tmp_path / spec.module_name
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"probe_{name}.py").write_text(textwrap.dedent(PROBE).format(
+    sub = folder / spec.module_name
+    sub.mkdir(parents=True, exist_ok=True)
+    (sub / f"probe_{name}.py").write_text(textwrap.dedent(PROBE).format(
         doc=f"probe strategy {name}", package=spec.package, decisions=textwrap.dedent(decisions)))
 
 
-def _twin_agrees(game: str, name: str, tmp_path, games: int = 30) -> bool:
-    spec = simcards.get_game(game)
-    lineup = [f"probe_{name}"] * spec.min_players
+_probe_dirs: dict = {}
+
+
+@pytest.fixture
+def probes(game, tmp_path_factory):
+    """A folder with both probe strategies of the game, and a batch maker whose kernel holds
+    both (one compile per game for all the probe tests)."""
+    if game not in _probe_dirs:
+        folder = tmp_path_factory.mktemp(f"probes-{game}")
+        for name in PICKS:
+            _write_probe(folder, game, name)
+        _probe_dirs[game] = folder
+    folder = _probe_dirs[game]
     from simcards.batch import prepare
-    batch = prepare(game, lineup, 11, strategy_dirs=[tmp_path])
+
+    def batch(name: str, seed: int):
+        lineup = [f"probe_{name}"] * simcards.get_game(game).min_players
+        return prepare(game, lineup, seed, strategy_dirs=[folder],
+                       kernel_strategies=[f"probe_{n}" for n in PICKS])
+    return batch
+
+
+def _twin_agrees(game: str, batch, games: int = 30) -> bool:
     for g in range(games):
-        rec = record(game, lineup, 11, g, batch=batch)
-        _, moves = play_reference(game, lineup, 11, g, batch=batch)
+        rec = record(game, batch.strategies, batch.seed, g, batch=batch)
+        _, moves = play_reference(game, batch.strategies, batch.seed, g, batch=batch)
         if moves != [tuple(m) for m in rec.moves.tolist()]:
             return False
     return True
 
 
-def test_memory_is_kept_per_seat_and_game_in_both_engines(game, tmp_path):
-    _write_probe(tmp_path, game, "counter")
-    assert _twin_agrees(game, "counter", tmp_path)
+def test_memory_is_kept_per_seat_and_game_in_both_engines(game, probes):
+    assert _twin_agrees(game, probes("counter", 11))
 
 
-def test_memory_starts_empty_in_every_game_of_a_batch(game, tmp_path):
+def test_memory_starts_empty_in_every_game_of_a_batch(game, probes):
     """The batch kernel reuses one state for all its games: each game's result must equal
     that game played alone (which starts from a new state)."""
-    _write_probe(tmp_path, game, "counter")
-    spec = simcards.get_game(game)
-    lineup = ["probe_counter"] * spec.min_players
-    frame = simcards.simulate(game, lineup, 40, seed=13, threads=1, chunk_size=40,
-                              strategy_dirs=[tmp_path])
-    from simcards.batch import prepare
-    batch = prepare(game, lineup, 13, strategy_dirs=[tmp_path])
+    from simcards.batch import run_range
+    batch = probes("counter", 13)
+    seat_out, game_out = run_range(batch, 0, 40)
     for g in range(40):
-        alone = record(game, lineup, 13, g, batch=batch)
-        rows = frame[frame["game"] == g]
-        assert rows["rank"].tolist() == alone.seats[:, 1].tolist()
-        assert rows[spec.game_columns[0]].iloc[0] == alone.game_row[0]
+        alone = record(game, batch.strategies, 13, g, batch=batch)
+        assert seat_out[g].tolist() == alone.seats.tolist() and game_out[g].tolist() == alone.game_row.tolist()
 
 
-def test_a_strategy_that_reads_a_hidden_field_fails_the_twin_test(game, tmp_path):
-    _write_probe(tmp_path, game, "peeker")
-    assert not _twin_agrees(game, "peeker", tmp_path)
+def test_a_strategy_that_reads_a_hidden_field_fails_the_twin_test(game, probes):
+    assert not _twin_agrees(game, probes("peeker", 11))
