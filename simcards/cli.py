@@ -293,7 +293,7 @@ def replay_cmd(
     story = tell(rec)
     if json_path is not None:   # first: the story ends with the illegal move, if any
         outputs.write_file(json_path, lambda tmp: tmp.write_text(
-            json.dumps(as_json(story), indent=1) + "\n", encoding="utf-8"))
+            json.dumps(as_json(story), indent=1, default=_plain) + "\n", encoding="utf-8"))
         out.print(f"wrote the replay to {json_path}", highlight=False, markup=False, soft_wrap=True)
     for line in as_lines(story, open_hands):
         out.print(line, highlight=False, markup=False, soft_wrap=True)
@@ -342,3 +342,8 @@ def bench_cmd(
 from simcards.report.cli import register as _register_report  # noqa: E402  (report commands)
 
 _register_report(command)
+
+
+def _plain(value):
+    """numpy scalars (a view accessor's bool or int64) as plain JSON values."""
+    return value.item() if hasattr(value, "item") else str(value)

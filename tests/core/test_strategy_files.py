@@ -155,7 +155,7 @@ def test_installing_puts_no_generic_strategies_package_in_site_packages(tmp_path
         shutil.copy(source / name, project / name)
     for name in ("simcards", "strategies"):
         shutil.copytree(source / name, project / name, ignore=ignore)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
                             "-w", str(tmp_path), str(project)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr[-2000:]
     wheel = next(tmp_path.glob("simcards-*.whl"))

@@ -60,10 +60,12 @@ _PROBE = """
 import json
 from simcards import events
 from simcards.kernels import load_kernel
+from simcards.strategy_registry import check_strategies
 from simcards.registry import get_game
 seen = []
 with events.subscribe(lambda kind, **f: seen.append([kind, sorted(f)])):
-    load_kernel(get_game("five-alive"), ("high_first", "random"))
+    spec = get_game("five-alive")
+    load_kernel(spec, list(check_strategies(spec, ("high_first", "random")).values()))
 print(json.dumps(seen))
 """
 
