@@ -14,6 +14,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
+from simcards.errors import IllegalMove
 from simcards.replay import Record, replay
 
 
@@ -127,7 +128,7 @@ def tell(rec: Record) -> Story:
         try:
             ref.apply(bad["kind"], bad["move"])
             why = "the reference engine accepts it: the engines disagree"
-        except ValueError as exc:      # each reference engine's IllegalMove says why
+        except IllegalMove as exc:     # the reference engine says why
             why = str(exc)
         story.decisions[before].illegal = why
         return story
