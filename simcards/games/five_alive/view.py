@@ -21,7 +21,7 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import memory_accessors, memory_block
+from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.five_alive.rules import MAX_DECK, MAX_PLAYERS, N_KINDS
 from simcards.layout import Layout
 
@@ -98,24 +98,16 @@ def is_legal_move(view, kind):
 @njit(inline="always", **NJIT_OPTIONS)
 def n_legal(view):
     """How many distinct kinds the player may play now."""
-    m = view.s[LEGAL + view.seat]
-    c = 0
-    while m != 0:
-        m &= m - 1
-        c += 1
-    return c
+    return bit_count(view.s[LEGAL + view.seat])
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def legal_move(view, i):
     """The i-th legal kind (0-based), kinds ascending; -1 past the last."""
     m = view.s[LEGAL + view.seat]
-    for k in range(N_KINDS):
-        if (m >> k) & 1:
-            if i == 0:
-                return k
-            i -= 1
-    return -1
+    if i >= bit_count(m):
+        return -1
+    return nth_bit(m, i)
 
 
 # ---- the table
