@@ -36,7 +36,7 @@ from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function
 
-_TEMPLATE_VERSION = "2"
+_TEMPLATE_VERSION = "3"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
 
@@ -44,14 +44,56 @@ _last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the modul
 STATUS_SIZE = 8
 ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
 
-_LOOP = '''
+# The game loop is written out as text twice, in the batch kernel and in the replay
+# loop, with the strategy dispatch written into it too. numba's own inlining
+# (inline="always") re-types and deep-copies the callee at every level, and nested it
+# cost 60-90% of a kernel's compile (Thirty-One with five strategies: 100 s); text costs
+# nothing to compile and keeps the whole turn in one function, where a call into a
+# separate loop function kept no-op reference counting on the borrowed arrays
+# (measured on Thirty-One: 85 -> 61 ns per turn).
+_BATCH = """
 
-def _play_game(st, grng, srng, sids, status, g, moves, snaps, raws, record):
-    """Play one dealt game to the end. With ``record``, keep every decision and
+@njit(**KERNEL_NJIT_OPTIONS)
+def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
+    \"\"\"Games start..start+count-1; returns how many finished (fewer after an illegal move).\"\"\"
+    owner = E.new_state(sids.shape[0], params)
+    rngs = np.zeros(2, np.uint64)
+    st = borrow(owner)              # borrowed views: no atomic refcounts per call
+    grng = borrow(rngs[0:1])
+    srng = borrow(rngs[1:2])
+    done = count
+    for i in range(count):
+        g = start + i
+        seed_game(grng, seed, g, STREAM_DEAL)
+        seed_game(srng, seed, g, STREAM_STRATEGY)
+        E.start_game(st, grng)
+        while True:
+            k = E.advance(st, grng)
+            if k < 0:
+                break
+            p = E.decider(st)
+            sid = sids[p]
+{dispatch}
+            if not E.is_legal(st, k, m):
+                _illegal(status, g, p, k, m, sid)
+                break
+            E.apply(st, grng, k, m)
+        if status[ST_ILLEGAL] != 0:
+            done = i
+            break
+        E.write_result(st, seat_out[i], game_out[i])
+    keep_alive(owner)
+    keep_alive(rngs)
+    return done
+
+
+@njit(**KERNEL_NJIT_OPTIONS)
+def _play(st, grng, srng, sids, status, g, moves, snaps, raws, record):
+    \"\"\"Play one dealt game to the end (replays). With ``record``, keep every decision and
     the state before and after it (``snaps``: the snapshot layout shared with the
     reference engine; ``raws``: the engine's own state array at each decision, which
     the contract tests hold against the reference engine's views). Stops at an
-    illegal move, noted in status."""
+    illegal move, noted in status.\"\"\"
     step = 0
     while True:
         k = E.advance(st, grng)
@@ -62,14 +104,10 @@ def _play_game(st, grng, srng, sids, status, g, moves, snaps, raws, record):
         if record:
             raws[step, :] = st
         p = E.decider(st)
-        m = _choose(k, sids[p], st, srng)
+        sid = sids[p]
+{dispatch}
         if not E.is_legal(st, k, m):
-            status[ST_ILLEGAL] = 1
-            status[ST_GAME] = g
-            status[ST_SEAT] = p
-            status[ST_KIND] = k
-            status[ST_MOVE] = m
-            status[ST_STRATEGY] = sids[p]
+            _illegal(status, g, p, k, m, sid)
             return step
         E.apply(st, grng, k, m)
         if record:
@@ -78,40 +116,18 @@ def _play_game(st, grng, srng, sids, status, g, moves, snaps, raws, record):
             moves[step, 2] = m
             E.snapshot(st, snaps[2 * step + 1])
         step += 1
+"""
 
-
-# The batch loop inlines the game loop: as a separate function its every call
-# into the engine kept no-op reference counting on the borrowed arrays
-# (measured on Thirty-One: 85 -> 61 ns per turn). Replays use the plain one.
-_play = njit(**KERNEL_NJIT_OPTIONS)(_play_game)
-_play_inline = njit(inline="always", **KERNEL_NJIT_OPTIONS)(_play_game)
-
+_REST = '''
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
-    """Games start..start+count-1; returns how many finished (fewer after an illegal move)."""
-    owner = E.new_state(sids.shape[0], params)
-    rngs = np.zeros(2, np.uint64)
-    st = borrow(owner)              # borrowed views: no atomic refcounts per call
-    grng = borrow(rngs[0:1])
-    srng = borrow(rngs[1:2])
-    moves = np.zeros((0, 3), np.int64)
-    snaps = np.zeros((0, 0), np.int64)
-    raws = np.zeros((0, 0), np.int64)
-    done = count
-    for i in range(count):
-        g = start + i
-        seed_game(grng, seed, g, STREAM_DEAL)
-        seed_game(srng, seed, g, STREAM_STRATEGY)
-        E.start_game(st, grng)
-        _play_inline(st, grng, srng, sids, status, g, moves, snaps, raws, False)
-        if status[ST_ILLEGAL] != 0:
-            done = i
-            break
-        E.write_result(st, seat_out[i], game_out[i])
-    keep_alive(owner)
-    keep_alive(rngs)
-    return done
+def _illegal(status, g, p, k, m, sid):
+    status[ST_ILLEGAL] = 1
+    status[ST_GAME] = g
+    status[ST_SEAT] = p
+    status[ST_KIND] = k
+    status[ST_MOVE] = m
+    status[ST_STRATEGY] = sid
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
@@ -153,6 +169,27 @@ def state_size(n, params):
 '''
 
 
+def _dispatch(spec: GameSpec, n_strategies: int, indent: str) -> str:
+    """``m = <the move of strategy sid for decision k>``, as nested ifs. Each decision's
+    view has its own name: views of different decisions may have different types."""
+    out = []
+    for k, d in enumerate(spec.decisions):
+        head = "if" if k == 0 else "elif" if k < len(spec.decisions) - 1 else "else"
+        out.append(f"{head} k == {k}:" if head != "else" else "else:")
+        out.append(f"    view{k} = E.view_{d.name}(st)")
+        for i in range(n_strategies):
+            call = f"m = np.int64(s{i}_{d.function}(view{k}, srng))"
+            if n_strategies == 1:
+                out.append(f"    {call}")
+            elif i < n_strategies - 1:
+                out += [f"    {'if' if i == 0 else 'elif'} sid == {i}:", f"        {call}"]
+            else:
+                out += ["    else:", f"        {call}"]
+    if len(spec.decisions) == 1:     # a lone "if k == 0" would leave m unset on paper
+        out = [line[4:] for line in out[1:]]
+    return "\n".join(indent + line for line in out)
+
+
 def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
     names = [i.name for i in infos]
     lines = [
@@ -170,24 +207,9 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
         for d in spec.decisions:
             module, function = decision_function(spec, info, d)
             lines.append(f"from {module} import {function} as s{i}_{d.function}")
-    for k, d in enumerate(spec.decisions):
-        lines += ["", "", "@njit(inline=\"always\", **KERNEL_NJIT_OPTIONS)", f"def _choose_{k}(sid, st, srng):",
-                  f"    view = E.view_{d.name}(st)"]
-        for i in range(len(infos)):
-            call = f"np.int64(s{i}_{d.function}(view, srng))"
-            if i < len(infos) - 1:
-                lines += [f"    if sid == {i}:", f"        return {call}"]
-            else:
-                lines += [f"    return {call}"]
-    # inlined into the game loop: a call per decision through two small functions cost
-    # about 20 ns per turn on Five Alive
-    lines += ["", "", "@njit(inline=\"always\", **KERNEL_NJIT_OPTIONS)", "def _choose(k, sid, st, srng):"]
-    for k in range(len(spec.decisions)):
-        if k < len(spec.decisions) - 1:
-            lines += [f"    if k == {k}:", f"        return _choose_{k}(sid, st, srng)"]
-        else:
-            lines += [f"    return _choose_{k}(sid, st, srng)"]
-    return "\n".join(lines) + _LOOP
+    loops = _BATCH.replace("{dispatch}", _dispatch(spec, len(infos), " " * 12), 1)
+    loops = loops.replace("{dispatch}", _dispatch(spec, len(infos), " " * 8), 1)
+    return "\n".join(lines) + loops + _REST
 
 
 def _roots(infos: Sequence[StrategyInfo]) -> list[Path]:
