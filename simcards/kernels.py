@@ -29,6 +29,7 @@ from typing import Sequence
 
 import numba
 import numpy as np
+from filelock import FileLock
 
 from simcards import sources
 from simcards.config import kernel_dir
@@ -88,12 +89,15 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def _play(st, grng, srng, sids, status, g, moves, snaps, raws, record):
-    \"\"\"Play one dealt game to the end (replays). With ``record``, keep every decision and
+def _play(st, grng, srng, sids, status, g, moves, snaps, raws):
+    \"\"\"Play one dealt game to the end (replays). Given room in ``snaps``, keep every decision and
     the state before and after it (``snaps``: the snapshot layout shared with the
     reference engine; ``raws``: the engine's own state array at each decision, which
     the contract tests hold against the reference engine's views). Stops at an
     illegal move, noted in status.\"\"\"
+    # from the arrays, not a flag argument: a literal flag gets numba to compile the loop
+    # once per value
+    record = snaps.shape[0] > 0
     step = 0
     while True:
         k = E.advance(st, grng)
@@ -146,13 +150,13 @@ def _dealt(seed, g, sids, params):
 def count_steps(seed, g, sids, params, status):
     st, grng, srng = _dealt(seed, g, sids, params)
     return _play(st, grng, srng, sids, status, g, np.zeros((0, 3), np.int64),
-                 np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), False)
+                 np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64))
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
 def record_game(seed, g, sids, params, moves, snaps, raws, seat_out, game_out, status):
     st, grng, srng = _dealt(seed, g, sids, params)
-    steps = _play(st, grng, srng, sids, status, g, moves, snaps, raws, True)
+    steps = _play(st, grng, srng, sids, status, g, moves, snaps, raws)
     if status[ST_ILLEGAL] == 0:
         E.write_result(st, seat_out, game_out)
     return steps
@@ -296,8 +300,12 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     module_spec = importlib.util.spec_from_file_location(modname, path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[modname] = module
-    module_spec.loader.exec_module(module)
-    announce_compile(spec, [i.name for i in infos], module, folder, modname)  # compile now, on simcards.events
+    # One process compiles a kernel, the others wait and load it from numba's cache: without
+    # the lock, processes started together (test workers, Dask workers on one machine, two
+    # terminals) each compile the same kernel, at full cost.
+    with FileLock(str(folder / f"{modname}.lock")):
+        module_spec.loader.exec_module(module)
+        announce_compile(spec, [i.name for i in infos], module, folder, modname)  # compile now, on simcards.events
     _loaded[modname] = module
     _last[memo] = module
     return module

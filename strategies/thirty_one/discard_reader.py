@@ -9,6 +9,8 @@ accepts when it is below 1 / players.
 """
 from numba import njit
 
+from simcards.config import NJIT_OPTIONS
+
 from ._kit import INLINE, PASS, PROPOSE, V, best_exchange, hand_value, share_below
 
 IMPROVED_BY = 3
@@ -20,7 +22,7 @@ def risk(view):
     return (1.0 - s) ** (V.n_players(view) - 1)
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def turn(view, rng):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -29,6 +31,6 @@ def turn(view, rng):
     return PROPOSE if risk(view) * 2 * V.n_players(view) < 1.0 else PASS
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if risk(view) * V.n_players(view) < 1.0 else 0

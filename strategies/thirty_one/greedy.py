@@ -5,10 +5,12 @@ then the lowest card taken, and a swap goes before "Кручу".
 """
 from numba import njit
 
-from ._kit import INLINE, PASS, PROPOSE, best_exchange, hand_value
+from simcards.config import NJIT_OPTIONS
+
+from ._kit import PASS, PROPOSE, best_exchange, hand_value
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def turn(view, rng):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -17,6 +19,6 @@ def turn(view, rng):
     return PROPOSE if now >= 25 else PASS
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if hand_value(view) >= 21 else 0

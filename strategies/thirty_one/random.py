@@ -6,16 +6,17 @@ A vote draws rand_below(2) and accepts on 1.
 """
 from numba import njit
 
+from simcards.config import NJIT_OPTIONS
 from simcards.rng import rand_below
-from ._kit import INLINE, V
+from ._kit import V
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def turn(view, rng):
     # the engine's list is in code order (view.legal_move)
     return V.legal_move(view, rand_below(rng, V.n_legal(view)))
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if rand_below(rng, 2) == 1 else 0

@@ -7,10 +7,12 @@ better score or more outs. It proposes at 26 less one a player beyond two and ac
 """
 from numba import njit
 
-from ._kit import INLINE, KNOCK, PASS, PROPOSE, V, hand_value, knock_allowed, outs, value
+from simcards.config import NJIT_OPTIONS
+
+from ._kit import KNOCK, PASS, PROPOSE, V, hand_value, knock_allowed, outs, value
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def turn(view, rng):
     h = V.hand(view)
     m = V.middle(view)
@@ -39,6 +41,6 @@ def turn(view, rng):
     return PROPOSE if now >= 28 - V.n_players(view) else PASS
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if hand_value(view) >= 22 else 0

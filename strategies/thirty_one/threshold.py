@@ -7,6 +7,8 @@ than the leader (a longer round is its chance to catch up).
 """
 from numba import njit
 
+from simcards.config import NJIT_OPTIONS
+
 from ._kit import INLINE, PASS, PROPOSE, V, best_exchange, hand_value, keys_behind
 
 
@@ -18,7 +20,7 @@ def bar(view):
     return t
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def turn(view, rng):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -27,7 +29,7 @@ def turn(view, rng):
     return PROPOSE if now >= bar(view) else PASS
 
 
-@njit(**INLINE)
+@njit(**NJIT_OPTIONS)
 def vote(view, rng):
     need = bar(view) - 3
     if keys_behind(view) > 0:
