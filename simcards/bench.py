@@ -1,8 +1,14 @@
-"""``simcards bench``: measured speed of the fast engine against the reference engine.
+"""``simcards bench``: the speed of a whole run, frame included, against the previous release.
 
-Wall-clock figures measure the machine as well as the engine: on a shared or
-busy machine compare the CPU-time figures (per core), which the load of other
-processes changes much less.
+What is timed is what a user waits for: ``simcards.simulate`` (kernel and frame) on one core
+and on all cores, after a discarded warm-up, so that no compile or first load lands in a
+column. The kernel alone (records, no frame) is shown too, to tell the engine from the frame.
+The yardstick is the previous release's figures on the project's machine
+(simcards.bench_release); the readable reference engine is timed for information only, since
+it is written to be read, not to be fast.
+
+Wall-clock figures measure the machine as well as the engine: on a shared or busy machine
+compare the CPU-time figures (per core), which the load of other processes changes much less.
 """
 from __future__ import annotations
 
@@ -10,11 +16,13 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any, Callable, Sequence
 
+from simcards.batch import prepare
+from simcards.bench_release import previous
 from simcards.config import default_threads
 from simcards.replay import play_reference
-from simcards.runner import run_records
-from simcards.batch import prepare
+from simcards.runner import RunSpec, ThreadBackend, execute, run_records
 
 _FRESH = """
 import time
@@ -25,44 +33,56 @@ run_range(b, 0, 1)
 print(time.perf_counter() - t)
 """
 
+SIMULATE_1 = "simulate, 1 core"
+KERNEL_1 = "kernel only, 1 core"
+REFERENCE = "reference engine (information only)"
 
-def fresh_start_seconds(game: str, strategies: list[str]) -> float:
+
+def fresh_start_seconds(game: str, strategies: Sequence[str]) -> float:
     """Seconds for a new Python process to import simcards, load the cached kernel and play a game."""
-    code = _FRESH.format(game=game, strategies=strategies)
+    code = _FRESH.format(game=game, strategies=list(strategies))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def _timed(fn):
+def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     result = fn()
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def _warm_up(batch, game: str, seed: int, reference_games: int) -> None:
-    """One discarded pass over everything measured: a first call compiles or loads code
-    (the kernel on each thread count, the strategies' numba helpers the reference engine
-    calls), and that time must not land in a measured column."""
-    for threads in sorted({1, default_threads()}):
-        run_records(batch, 16, threads=threads)
-    play_reference(game, batch.strategies, seed, reference_games, batch=batch)  # a game not timed
-
-
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
-          strategy: str = "", seed: int = 0, strategy_dirs=()) -> dict:
+          strategy: str = "", seed: int = 0, strategy_dirs: Sequence[str] = ()) -> dict:
+    """Time ``games`` games of ``strategy`` in every seat; one row per way of playing them.
+
+    Returns ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
+    cpu_ns_per_step, and ``vs_previous``: the previous release's CPU ns per step over this
+    one's, where the release has a figure), the step ``unit``, and the load of the machine."""
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
-    unit = batch.spec.step_column
-    col = list(batch.spec.game_columns).index(unit)
+    col = list(batch.spec.game_columns).index(batch.spec.step_column)
     t = time.perf_counter()
     batch.kernel()                      # compiles, or loads from numba's cache
     load_s = time.perf_counter() - t
-    _warm_up(batch, game, seed, reference_games)
+
+    def simulate(threads: int, n: int):
+        run = RunSpec.create(game, batch.strategies, n, seed, batch.rules, 0,
+                             strategy_dirs=batch.strategy_dirs, threads=threads)
+        return execute(run, ThreadBackend(threads))
+
+    # one discarded pass over everything timed: a first call compiles or loads code (the
+    # kernel, the strategies' helpers the reference engine calls, pandas' first frame)
+    for threads in sorted({1, default_threads()}):
+        simulate(threads, 64)
+    play_reference(game, batch.strategies, seed, 0, batch=batch)
+
+    (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=1))
+    steps = int(game_out[:, col].sum())        # the same games in every fast row
+    kernel_row = {"engine": KERNEL_1, "games": games, "seconds": wall, "cpu_seconds": cpu, "steps": steps}
     rows = []
-    for label, threads in (("fast, 1 core", 1), (f"fast, {default_threads()} cores", default_threads())):
-        (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=threads))
-        steps = int(game_out[:, col].sum())
-        rows.append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu,
-                     "steps": steps})
+    for label, threads in ((SIMULATE_1, 1), (f"simulate, {default_threads()} cores", default_threads())):
+        _, wall, cpu = _timed(lambda: simulate(threads, games))
+        rows.append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu, "steps": steps})
+    rows.append(kernel_row)
     steps = 0
 
     def reference():
@@ -72,17 +92,17 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
             steps += ref.result()[1][col]
 
     _, wall, cpu = _timed(reference)
-    rows.append({"engine": "reference (Python)", "games": reference_games, "seconds": wall,
+    rows.append({"engine": REFERENCE, "games": reference_games, "seconds": wall,
                  "cpu_seconds": cpu, "steps": steps})
+    before = previous(game, strategy, players)
     for row in rows:
         row["games_per_s"] = row["games"] / row["seconds"]
         row["ns_per_step"] = row["seconds"] / row["steps"] * 1e9
-        # CPU time per step is what one core spends, whatever else the machine runs
+        # CPU time per step is what the cores spend, whatever else the machine runs
         row["cpu_ns_per_step"] = row["cpu_seconds"] / row["steps"] * 1e9
-    ref_rate, ref_cpu = rows[-1]["games_per_s"], rows[-1]["cpu_ns_per_step"]
-    for row in rows:
-        row["speedup"] = row["games_per_s"] / ref_rate
-        row["cpu_speedup"] = ref_cpu / row["cpu_ns_per_step"]
-    return {"rows": rows, "unit": unit.rstrip("s"), "steps_per_game": rows[0]["steps"] / games,
-            "load_s": load_s, "load_average": os.getloadavg()[0],
-            "fresh_start_s": fresh_start_seconds(game, list(batch.strategies))}
+        was = before.get(row["engine"]) if before else None
+        row["vs_previous"] = was / row["cpu_ns_per_step"] if was else None
+    return {"rows": rows, "unit": batch.spec.step_column.rstrip("s"),
+            "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,
+            "load_average": os.getloadavg()[0], "previous": before,
+            "fresh_start_s": fresh_start_seconds(game, batch.strategies)}

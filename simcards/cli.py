@@ -319,20 +319,26 @@ def bench_cmd(
     seed: SeedOpt = 0,
     strategy_dir: StrategyDirOpt = None,
 ) -> None:
-    """Games per second and ns per turn: fast engine on one core and all cores, reference engine."""
+    """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
+    against the previous release; the kernel alone and the reference engine for information."""
     from simcards.bench import bench
+    from simcards.bench_release import MACHINE, RELEASE
     from simcards.registry import get_game
     spec = get_game(game)
     result = bench(game, games=games, reference_games=reference_games, players=players,
                    strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or ())
-    table = Table("engine", "games", "seconds", "games/s", f"ns per {result['unit']}",
-                  f"CPU ns per {result['unit']}", "speed-up", "CPU speed-up")
+    unit = result["unit"]
+    table = Table("run", "games", "seconds", "games/s", f"ns per {unit}", f"CPU ns per {unit}",
+                  "vs previous release (CPU)")
     for row in result["rows"]:
+        ratio = row["vs_previous"]
         table.add_row(row["engine"], f"{row['games']:,}", f"{row['seconds']:.3f}", f"{row['games_per_s']:,.0f}",
                       f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}",
-                      f"{row['speedup']:,.0f}x", f"{row['cpu_speedup']:,.0f}x")
+                      f"{ratio:.2f}x faster" if ratio and ratio >= 1 else f"{1 / ratio:.2f}x slower" if ratio else "-")
     out.print(table)
-    out.print(f"mean {result['unit']}s per game: {result['steps_per_game']:.1f}; "
+    yardstick = (f"previous release {RELEASE} on {MACHINE}" if result["previous"]
+                 else "no figure of the previous release for this line-up")
+    out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "

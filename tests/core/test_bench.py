@@ -1,0 +1,30 @@
+"""``simcards bench``: whole runs against the previous release, the reference engine labelled as
+information. No timing is asserted (the machine decides those); the shape and labels are."""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from simcards import bench_release
+from simcards.bench import KERNEL_1, REFERENCE, SIMULATE_1, bench
+from simcards.cli import app
+
+
+def test_bench_rows_compare_with_the_previous_release(monkeypatch):
+    monkeypatch.setitem(bench_release.FIGURES, ("five-alive", "high_first", 4),
+                        {SIMULATE_1: 1e9, KERNEL_1: 1e-9})
+    result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
+    rows = {r["engine"]: r for r in result["rows"]}
+    assert [SIMULATE_1, KERNEL_1, REFERENCE] == [e for e in rows if e in (SIMULATE_1, KERNEL_1, REFERENCE)]
+    # the fast rows play the same games, so they count the same turns
+    assert rows[SIMULATE_1]["steps"] == rows[KERNEL_1]["steps"] > 300
+    assert rows[SIMULATE_1]["vs_previous"] > 1 > rows[KERNEL_1]["vs_previous"]
+    assert rows[REFERENCE]["vs_previous"] is None and result["unit"] == "turn"
+    assert result["steps_per_game"] == pytest.approx(rows[KERNEL_1]["steps"] / 300)
+
+
+def test_bench_command_names_its_yardstick():
+    out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())      # the table wraps its cells at the console's width
+    assert "previous release 0.1.0" in text and "reference" in text and "kernel" in text
