@@ -651,6 +651,7 @@ def _step(s, rng, kind, move):
 
 @njit(**_LEAF)
 def advance(s, rng):
+    """Forced steps up to the next question with two or more answers: its kind, or DONE."""
     return _step(s, rng, _NONE, _NONE)
 
 
@@ -712,6 +713,7 @@ def is_legal(s, kind, move):
 
 @njit(**_LEAF)
 def apply(s, rng, kind, move):
+    """The pending question (``kind``) answered with ``move``, up to the next question."""
     _step(s, rng, kind, move)
 
 
