@@ -97,6 +97,33 @@ def shuffle_range(a, lo, n, state):
 
 
 @njit(**NJIT_OPTIONS)
+def shuffle_range_batched(a, lo, n, state, tmp):
+    """``shuffle_range(a, lo, n, state)``: the same numbers and the same permutation, faster.
+    The generator's outputs do not depend on each other, so the random index of every
+    position is drawn first, several at a time in vector registers, into a[tmp:tmp+n-1]
+    (scratch space of the caller's), and the swaps come after. If a draw would be redrawn
+    (Lemire's method rejects about one in 2**32 / n), it shuffles one number at a time."""
+    x = state[0]
+    exact = True
+    for k in range(n - 1):                      # position n-1-k swaps with one below n-k
+        bound = np.uint64(n - k)
+        m = (_mix(x + np.uint64(k + 1) * _U_GOLDEN) >> _S32) * bound
+        exact &= (m & _LOW32) >= bound          # no redraw (see _below)
+        a[tmp + k] = np.int64(m >> _S32)
+    if not exact:
+        shuffle_range(a, lo, n, state)
+        return
+    for k in range(n - 1):
+        i = lo + n - 1 - k
+        j = lo + a[tmp + k]
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+    if n > 1:
+        state[0] = x + np.uint64(n - 1) * _U_GOLDEN
+
+
+@njit(**NJIT_OPTIONS)
 def shuffle(a, n, state):
     """Fisher-Yates shuffle of a[0:n] in place, from the last position down."""
     shuffle_range(a, 0, n, state)

@@ -42,3 +42,38 @@ def test_shuffle_is_uniform_over_permutations_of_three():
         seen[tuple(items)] = seen.get(tuple(items), 0) + 1
     assert len(seen) == 6
     assert stats.chisquare(list(seen.values())).pvalue > 1e-4
+
+
+def _unmix(z: int) -> int:
+    """The state step whose output is z (SplitMix64's mixer is a bijection)."""
+    def unshift(y, s):
+        x = y
+        for _ in range(64 // s):
+            x = y ^ (x >> s)
+        return x & rng.MASK64
+    z = unshift(z, 31)
+    z = unshift(z * pow(rng._M2, -1, 1 << 64) & rng.MASK64, 27)
+    return unshift(z * pow(rng._M1, -1, 1 << 64) & rng.MASK64, 30)
+
+
+def test_batched_shuffle_is_the_same_shuffle():
+    for n in (0, 1, 2, 3, 8, 9, 17, 53, 54):
+        for game in range(20):
+            plain, batched = rng.new_state(), rng.new_state()
+            rng.seed_game(plain, 7, game, 0)
+            batched[:] = plain
+            a = np.arange(120, dtype=np.int64)
+            b = a.copy()
+            rng.shuffle_range(a, 5, n, plain)
+            rng.shuffle_range_batched(b, 5, n, batched, 60)      # scratch: b[60:60 + n - 1]
+            assert a[5:5 + n].tolist() == b[5:5 + n].tolist() and plain[0] == batched[0]
+    # a state whose first draw Lemire's method rejects (its top 32 bits are 0): drawn again
+    start = (_unmix(12345) - rng.GOLDEN) & rng.MASK64
+    plain, batched = rng.new_state(), rng.new_state()
+    plain[0] = batched[0] = start
+    a = np.arange(120, dtype=np.int64)
+    b = a.copy()
+    rng.shuffle_range(a, 0, 50, plain)
+    rng.shuffle_range_batched(b, 0, 50, batched, 60)
+    assert a[:50].tolist() == b[:50].tolist()
+    assert plain[0] == batched[0] == (start + 50 * rng.GOLDEN) & rng.MASK64  # 49 draws + 1 redraw

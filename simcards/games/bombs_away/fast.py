@@ -2,12 +2,12 @@
 
 A turn can ask several questions (a card, a second card after an ace, a rank to
 name, an opponent, a duel answer), so the engine is a small state machine:
-``s[S_PHASE]`` says where the game stands, ``_run`` plays every forced step
-(a turn start, a question with a single possible answer, the end of a turn)
-until a question with two or more answers is pending, and ``apply`` resolves the
-pending question and runs on to the next one. ``advance`` is ``_run``. The
-reference engine (reference.py) writes the same flow as plain Python and stops
-at exactly the same points; tests replay fast games through it.
+``s[S_PHASE]`` says where the game stands. ``_step`` answers the pending question
+(``apply``) or not (``advance``), then plays every forced step (a turn start, a
+question with a single possible answer, the end of a turn) until a question with
+two or more answers is pending. The reference engine (reference.py) writes the
+same flow as plain Python and stops at exactly the same points; tests replay fast
+games through it.
 
 Random draws happen in the reference engine's order: the deal, the shuffles
 of rules 5, 9 and 12, and the random cards taken by a 5 or a 9.
@@ -16,12 +16,35 @@ Speed: numba reference-counts an array each time it is taken out of a struct
 or passed into a function, with an atomic operation; measured on the first,
 StructRef version of this engine, those atomics were 60% of the run time. So
 the whole state is one int64 array ``s`` (layout below; the kernel passes it
-borrowed, so passing it costs nothing), the hot helpers are inlined, shuffles
-keep the generator state in a local. The layout and a strategy's view are in view.py.
+borrowed, so passing it costs nothing). The layout and a strategy's view are in view.py.
 
 The allowed answers of the pending question are one bit mask, ``s[S_LEGAL]``, written
 once where the question is asked (``_legal_*``): ``legal_moves``, ``is_legal`` and the
-strategies' accessors all read it.
+strategies' accessors all read it. The kinds each hand holds are a bit mask too
+(``A_HELD``, hidden, kept by ``_take``/``_give``), so the legal cards are one read.
+
+How it is compiled (one of three decorators on every function; docs/rules/bombs-away.md,
+"Engine notes", has the measurements):
+
+- ``_LEAF``, numba's ``inline="always"``: small helpers. numba copies their IR into
+  the caller before typing; that copy re-runs the callee's front end and deep-copies
+  its IR at every call site, so it is kept for small functions. Inlining the whole
+  engine this way made the kernel compile for 85 s.
+- ``_HOT``, ``forceinline``: compiled once, inlined by LLVM into every caller. The
+  turn's path (``_step`` and what it calls) is inlined into the generated kernel.
+  Each effect has one call site (``_resolve``), so the kernel holds it once per copy
+  of ``_step`` (two: ``advance`` and ``apply``). Their arguments are never literal
+  constants (``_NONE``, not ``-1``): numba compiles a function again for every
+  literal it is called with.
+- ``_CALL``: compiled once and called: the rare paths (the shuffles, the 4, 5, 7
+  and 9, the tens rule, going out) and the contract's entry points.
+
+Internal ``_HOT``/``_CALL`` functions are compiled without the Python and C
+wrappers nobody calls, and without numba's reference counting (``_nrt=False``):
+they receive the borrowed state and never keep, return or allocate an array, and
+the kernel spent 7% of its time calling NRT_incref/NRT_decref on the borrowed
+arrays' null counters. A callee compiled first from such a function inherits both
+settings (numba's flag inheritance), hence the explicit ``forceinline=False``.
 """
 from __future__ import annotations
 
@@ -29,24 +52,26 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import (bit_count, hand_to_bottom, kinds_mask, lowest_bit, next_living,
-                             rank_from_key)
+from simcards.engine import bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
-    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
+    N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
     P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
-    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_OUT, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
-    A_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER,
-    S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
-    S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS,
-    S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
-from simcards.rng import rand_below, shuffle_range
+    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_HELD, A_OUT, A_OUT_TURN, A_PILE,
+    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN,
+    S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
+    S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
+    S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
+    S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
+from simcards.rng import rand_below, shuffle_range_batched
 
 DONE = -1
-_FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)
+_FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...
+_FIRST_UNRESET = A_SCRATCH        # ...up to here: the scratch block and the stock, the last two,
+                                  # are always written before they are read
 
 # ---- phases: where the game stands (the waiting ones have a question pending)
 PH_TURN = 0            # cur's turn starts (turn cap, count, legal first cards)
@@ -70,9 +95,16 @@ _NAMES_MASK = sum(1 << k for k in range(FIRST_NAME, LAST_NAME + 1))   # 9..A
 _N_NAMES = LAST_NAME - FIRST_NAME + 1
 _NOT_SEVEN = ~(1 << SEVEN)
 _NOT_SIX = ~(1 << SIX)
+_NONE = np.int64(-1)     # "no rank named", "nothing to answer"; typed int64, not a literal -1
+
+# how each function is compiled (the module's docstring says why)
+_LEAF = {**NJIT_OPTIONS, "inline": "always"}            # numba copies the IR into the caller
+_HOT = {**NJIT_OPTIONS, "forceinline": True}            # LLVM inlines the compiled function
+_CALL = {**NJIT_OPTIONS, "forceinline": False}          # called
+_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     s = np.zeros(STATE_SIZE, np.int64)
@@ -87,20 +119,21 @@ def new_state(n, params):
 
 
 # ------------------------------------------------------------------ seats
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _next(s, n, p, d):
     """The next player still in (points above 0), from p in direction d."""
     return next_living(s, n, A_POINTS, p, d)
 
 
 # ------------------------------------------------------------------ stock and pile
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def _shuffle_stock(s, rng):
-    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down)."""
-    shuffle_range(s, A_STOCK, s[S_STOCK_N], rng)
+    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down), its random
+    indices drawn first into the hidden scratch block."""
+    shuffle_range_batched(s, A_STOCK, s[S_STOCK_N], rng, A_SCRATCH)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _refill(s, rng):
     """Rule 5: the pile under its top card, in pile order, is shuffled into a new stock."""
     m = s[S_PILE_N] - 1
@@ -120,7 +153,24 @@ def _refill(s, rng):
     _shuffle_stock(s, rng)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
+def _take(s, q, k):
+    """A card of kind k into q's hand."""
+    s[A_HANDS + q * K + k] += 1
+    s[A_HAND_N + q] += 1
+    s[A_HELD + q] |= np.int64(1) << k
+
+
+@njit(**_LEAF)
+def _give(s, q, k):
+    """A card of kind k out of q's hand."""
+    left = s[A_HANDS + q * K + k] - 1
+    s[A_HANDS + q * K + k] = left
+    s[A_HAND_N + q] -= 1
+    s[A_HELD + q] &= ~(np.int64(left == 0) << k)
+
+
+@njit(**_LEAF)
 def _draw(s, rng, q):
     """One card from the top of the stock (rule 5 first if it is empty); False if none is left."""
     if s[S_STOCK_N] == 0:
@@ -128,71 +178,68 @@ def _draw(s, rng, q):
         if s[S_STOCK_N] == 0:
             return False
     s[S_STOCK_N] -= 1
-    s[A_HANDS + q * K + s[A_STOCK + s[S_STOCK_N]]] += 1
-    s[A_HAND_N + q] += 1
+    _take(s, q, s[A_STOCK + s[S_STOCK_N]])
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def _tens(s, q):
     """Rule 4: each extra 10 goes under the stock and is replaced from the top,
     giving up after as many tries as the stock had cards."""
+    if s[A_HANDS + q * K + TEN] > 1 and s[S_TENS] != 0:
+        _swap_tens(s, q)
+
+
+@njit(**_CALL, **_INTERNAL)
+def _swap_tens(s, q):
+    """Rule 4's swaps (a hand with two 10s or more: rare, so called, not inlined)."""
     h = A_HANDS + q * K
-    if s[h + TEN] < 2 or s[S_TENS] == 0:
-        return
     tries = s[S_STOCK_N]
     while s[h + TEN] > 1 and tries > 0:
-        s[h + TEN] -= 1
+        _give(s, q, TEN)
         for i in range(s[S_STOCK_N], 0, -1):          # the 10 goes under the stock
             s[A_STOCK + i] = s[A_STOCK + i - 1]
         s[A_STOCK] = TEN
-        s[h + s[A_STOCK + s[S_STOCK_N]]] += 1         # the top card replaces it
+        _take(s, q, s[A_STOCK + s[S_STOCK_N]])        # the top card replaces it
         tries -= 1
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_HOT, **_INTERNAL)
 def _draw_up(s, rng, q):
     """Rule 3: draw back up to a full hand; then the tens rule."""
-    while s[A_HAND_N + q] < s[S_HAND_SIZE]:
-        if s[S_STOCK_N] == 0:
-            if not _draw(s, rng, q):
-                break
-        else:
-            s[S_STOCK_N] -= 1
-            s[A_HANDS + q * K + s[A_STOCK + s[S_STOCK_N]]] += 1
-            s[A_HAND_N + q] += 1
-    if s[A_HANDS + q * K + TEN] > 1:
-        _tens(s, q)
+    for _ in range(s[S_HAND_SIZE] - s[A_HAND_N + q]):
+        if not _draw(s, rng, q):
+            break
+    _tens(s, q)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _random_card(s, rng, q):
     """A card taken at random from q's hand (uniform over cards, kinds ascending), or -1."""
     if s[A_HAND_N + q] == 0:
         return -1
     r = rand_below(rng, s[A_HAND_N + q])
     h = A_HANDS + q * K
-    for k in range(K):
-        r -= s[h + k]
-        if r < 0:
-            return k
-    return -1
+    k = 0                           # card r is of the first kind whose cards reach past r:
+    seen = 0                        # count the kinds that end at or before it (no branch)
+    for j in range(K):
+        seen += s[h + j]
+        k += np.int64(seen <= r)
+    return k
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def _move_card(s, src, dst, k):
-    s[A_HANDS + src * K + k] -= 1
-    s[A_HAND_N + src] -= 1
-    s[A_HANDS + dst * K + k] += 1
-    s[A_HAND_N + dst] += 1
+    _give(s, src, k)
+    _take(s, dst, k)
 
 
 # ------------------------------------------------------------------ start
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def start_game(s, rng):
     """Rule 1: seat n-1 deals one card at a time from seat 0; then the tens rule, seat by seat."""
     n = s[S_N]
-    for i in range(_FIRST_GAME_FIELD, s.shape[0]):   # everything but the rule settings
+    for i in range(_FIRST_GAME_FIELD, _FIRST_UNRESET):
         s[i] = 0
     pos = 0
     for k in range(K):
@@ -210,12 +257,11 @@ def start_game(s, rng):
     for _ in range(s[S_HAND_SIZE]):
         for p in range(n):
             s[S_STOCK_N] -= 1
-            s[A_HANDS + p * K + s[A_STOCK + s[S_STOCK_N]]] += 1
-            s[A_HAND_N + p] += 1
+            _take(s, p, s[A_STOCK + s[S_STOCK_N]])
     for p in range(n):
         _tens(s, p)
     for p in range(n):
-        s[A_DEALT + p] = kinds_mask(s, A_HANDS + p * K, K)
+        s[A_DEALT + p] = s[A_HELD + p]
     s[S_DIRECTION] = 1
     s[S_CUR] = 0
     s[S_MUST] = -1
@@ -241,7 +287,7 @@ def start_game(s, rng):
 
 
 # ------------------------------------------------------------------ questions
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _ask(s, phase, kind, seat, card):
     """A question is pending; its allowed answers are already in s[S_LEGAL], s[S_N_LEGAL]."""
     s[S_PHASE] = phase
@@ -250,26 +296,22 @@ def _ask(s, phase, kind, seat, card):
     s[S_ASKING] = card
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _allow(s, mask):
     s[S_LEGAL] = mask
     s[S_N_LEGAL] = bit_count(mask)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_HOT, **_INTERNAL)
 def _legal_cards(s, p, must):
     """Rules 3, 12, 13: the kinds p may play (a 7, or a 6 that copies a 7, needs 4 cards on the
     pile); under an 8's name, that rank or the joker if p holds either."""
-    h = A_HANDS + p * K
-    if must >= 0 and (s[h + must] > 0 or s[h + JOKER] > 0):
-        mask = 0
-        if s[h + must] > 0:
-            mask |= 1 << must
-        if s[h + JOKER] > 0:
-            mask |= 1 << JOKER
-        _allow(s, mask)
-        return
-    mask = kinds_mask(s, h, K)
+    mask = s[A_HELD + p]
+    if must >= 0:
+        named = mask & ((np.int64(1) << must) | (np.int64(1) << JOKER))
+        if named != 0:
+            _allow(s, named)
+            return
     n = s[S_PILE_N]
     if n < SEVEN_MIN_PILE:
         mask &= _NOT_SEVEN
@@ -278,13 +320,13 @@ def _legal_cards(s, p, must):
     _allow(s, mask)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _legal_held(s, p):
     """Rule 16: any card in hand answers a duel."""
-    _allow(s, kinds_mask(s, A_HANDS + p * K, K))
+    _allow(s, s[A_HELD + p])
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _legal_names(s, only):
     """Rules 13, 15: a rank 9..A (only ``only`` when an 8's name binds the joker)."""
     if only >= 0:
@@ -295,24 +337,23 @@ def _legal_names(s, only):
     s[S_N_LEGAL] = _N_NAMES
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _legal_opponents(s, p):
     """Rules 10, 14, 16 (pagat): an opponent still in."""
     mask = 0
     for q in range(s[S_N]):
-        if q != p and s[A_POINTS + q] > 0:
-            mask |= 1 << q
+        mask |= np.int64((q != p) & (s[A_POINTS + q] > 0)) << q
     _allow(s, mask)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _single(s):
     """The only allowed answer (when s[S_N_LEGAL] == 1)."""
     return lowest_bit(s[S_LEGAL])
 
 
 # ------------------------------------------------------------------ points
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _eliminate(s, c):
     """Rule 17: out; the hand goes under the stock, kinds ascending."""
     s[A_OUT + c] = s[S_OUTS]
@@ -321,11 +362,12 @@ def _eliminate(s, c):
     s[S_ALIVE_N] -= 1
     hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, K)
     s[A_HAND_N + c] = 0
+    s[A_HELD + c] = 0
     if s[S_ALIVE_N] == 1:
         s[S_OVER] = 1
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _hit(s, c, damage):
     s[A_POINTS + c] -= damage
     s[S_POINTS_LOST] += damage
@@ -334,11 +376,10 @@ def _hit(s, c, damage):
 
 
 # ------------------------------------------------------------------ effects
-@njit(inline="always", **NJIT_OPTIONS)
-def _play_card(s, rng, p, card, must):
+@njit(**_LEAF)
+def _play_card(s, p, card):
     """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
-    s[A_HANDS + p * K + card] -= 1
-    s[A_HAND_N + p] -= 1
+    _give(s, p, card)
     i = s[S_PILE_N]
     eff = card
     if card == SIX and i > 0:
@@ -347,14 +388,9 @@ def _play_card(s, rng, p, card, must):
     s[A_EFF + i] = eff
     s[A_PILE_COUNTS + card] += 1
     s[S_PILE_N] = i + 1
-    if card == JOKER:
-        _legal_names(s, must)
-        _ask(s, PH_NAME_JOKER, NAME, p, JOKER)
-        return
-    _effect(s, rng, p, eff)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_HOT, **_INTERNAL)
 def _effect(s, rng, p, eff):
     """Rules 6-16: what the card (as it counts) does."""
     if eff == ACE:
@@ -387,7 +423,7 @@ def _effect(s, rng, p, eff):
         s[S_PHASE] = PH_END_TURN
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _duel(s, p, eff):
     """Rule 16: the next player must answer; C is fixed now unless the starter chooses."""
     n = s[S_N]
@@ -407,17 +443,21 @@ def _duel(s, p, eff):
     _ask(s, PH_ANSWER, ANSWER, b, eff)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _four(s, rng, p):
     """Rule 9: the hand (kinds ascending) onto the stock, shuffle, draw a full hand."""
     h = A_HANDS + p * K
     pos = s[S_STOCK_N]
-    for k in range(K):
+    held = s[A_HELD + p]
+    while held != 0:                # the kinds held, ascending
+        k = lowest_bit(held)
+        held &= held - 1
         for _ in range(s[h + k]):
             s[A_STOCK + pos] = k
             pos += 1
         s[h + k] = 0
     s[A_HAND_N + p] = 0
+    s[A_HELD + p] = 0
     s[S_STOCK_N] = pos
     _shuffle_stock(s, rng)
     for _ in range(s[S_HAND_SIZE]):
@@ -426,7 +466,7 @@ def _four(s, rng, p):
     _tens(s, p)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _seven(s, rng):
     """Rule 12: the pile's top five cards (pile order) onto the stock, shuffle."""
     lo = s[S_PILE_N] - SEVEN_TAKES
@@ -443,7 +483,7 @@ def _seven(s, rng):
     _shuffle_stock(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _five(s, rng, p, q):
     """Rule 10: p takes a random card from q; q draws one at once."""
     k = _random_card(s, rng, q)
@@ -455,7 +495,7 @@ def _five(s, rng, p, q):
     _tens(s, q)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _nine(s, rng, p, q):
     """Rule 14: each takes a random card from the other (q's card is drawn first)."""
     kq = _random_card(s, rng, q)
@@ -468,15 +508,14 @@ def _nine(s, rng, p, q):
     _tens(s, q)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def _answer(s, rng, card):
-    """Rule 16: the answer goes onto the pile without its effect (a 6 is the duel card)."""
+@njit(**_LEAF)
+def _answer(s, card):
+    """Rule 16: the answer goes onto the pile without its effect (a 6 is the duel card).
+    Returns what it is worth, or -1 when it is a joker, whose name is asked now."""
     b = s[S_ANSWERER]
-    if card < 0:
-        _answer_done(s, rng, 0)
-        return
-    s[A_HANDS + b * K + card] -= 1
-    s[A_HAND_N + b] -= 1
+    if card < 0:                        # no card at all (never seen): worth 0
+        return 0
+    _give(s, b, card)
     i = s[S_PILE_N]
     eff = s[A_EFF + i - 1] if card == SIX else card
     s[A_PILE + i] = card
@@ -486,11 +525,11 @@ def _answer(s, rng, card):
     if card == JOKER:
         _legal_names(s, -1)
         _ask(s, PH_NAME_ANSWER, NAME, b, JOKER)
-        return
-    _answer_done(s, rng, _VALUE[eff])
+        return -1
+    return _VALUE[eff]
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _answer_done(s, rng, value):
     _draw_up(s, rng, s[S_ANSWERER])
     damage = DUEL_VALUE - value
@@ -504,7 +543,7 @@ def _answer_done(s, rng, value):
     _duel_end(s)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _duel_end(s):
     s[S_DUEL_FROM] = -1
     s[S_DUEL_CARD] = -1
@@ -514,27 +553,30 @@ def _duel_end(s):
     s[S_PHASE] = PH_OVER if s[S_OVER] != 0 else PH_END_TURN
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _resolve(s, rng, move):
-    """The pending question's answer (``move``; -1 when nothing was possible) and its effect."""
+    """The pending question's answer (``move``; -1 when nothing was possible) and its effect.
+    Each effect has one call site here, so that the compiled engine holds one copy of it."""
     s[A_ANSWERS + s[S_DECIDER] * N_DECISIONS + s[S_KIND]] = move   # the table saw it
     ph = s[S_PHASE]
     p = s[S_CUR]
-    if ph == PH_PLAY:
-        must = s[S_MUST]
-        s[S_MUST] = -1
-        if move < 0:
-            s[S_PHASE] = PH_END_TURN     # rule 3: a pass
+    if ph == PH_PLAY or ph == PH_EXTRA or ph == PH_NAME_JOKER:
+        if ph == PH_NAME_JOKER:
+            s[A_EFF + s[S_PILE_N] - 1] = move       # rule 15: the joker is the rank named
         else:
-            _play_card(s, rng, p, move, must)
-    elif ph == PH_EXTRA:
-        if move < 0:
-            s[S_PHASE] = PH_END_TURN
-        else:
-            _play_card(s, rng, p, move, -1)
-    elif ph == PH_NAME_JOKER:
-        s[A_EFF + s[S_PILE_N] - 1] = move
-        _effect(s, rng, p, move)
+            must = -1
+            if ph == PH_PLAY:                       # rule 13 binds the turn's first card only
+                must = s[S_MUST]
+                s[S_MUST] = -1
+            if move < 0:
+                s[S_PHASE] = PH_END_TURN            # rule 3: a pass (or nothing after an ace)
+                return
+            _play_card(s, p, move)
+            if move == JOKER:
+                _legal_names(s, must)
+                _ask(s, PH_NAME_JOKER, NAME, p, JOKER)
+                return
+        _effect(s, rng, p, s[A_EFF + s[S_PILE_N] - 1])
     elif ph == PH_NAME_EIGHT:
         s[S_MUST] = move
         s[S_PHASE] = PH_END_TURN
@@ -544,97 +586,111 @@ def _resolve(s, rng, move):
     elif ph == PH_TARGET_NINE:
         _nine(s, rng, p, move)
         s[S_PHASE] = PH_END_TURN
-    elif ph == PH_ANSWER:
-        _answer(s, rng, move)
-    elif ph == PH_NAME_ANSWER:
-        s[A_EFF + s[S_PILE_N] - 1] = move
-        _answer_done(s, rng, _VALUE[move])
+    elif ph == PH_ANSWER or ph == PH_NAME_ANSWER:
+        if ph == PH_NAME_ANSWER:
+            s[A_EFF + s[S_PILE_N] - 1] = move       # a joker answer is the rank named
+            value = _VALUE[move]
+        else:
+            value = _answer(s, move)
+            if value < 0:                           # a joker: its name is asked first
+                return
+        _answer_done(s, rng, value)
     elif ph == PH_TARGET_VICTIM:
         _hit(s, move, s[S_DAMAGE])
         _duel_end(s)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def _run(s, rng):
-    """Play forced steps until a question with two or more answers is pending."""
+@njit(**_HOT, **_INTERNAL)
+def _step(s, rng, kind, move):
+    """``advance`` and ``apply`` in one function: answer the pending question with ``move`` if
+    ``kind`` >= 0, then play forced steps (a question with one possible answer or none is
+    answered here) until a question with two or more answers is pending; returns its kind,
+    or DONE. One function with one call of ``_resolve``: the kernel inlines it twice, and
+    numba compiles it once (docs/rules/bombs-away.md, "Engine notes")."""
     while True:
-        ph = s[S_PHASE]
-        if ph == PH_TURN:
-            if s[S_TURNS] >= s[S_TURN_CAP]:                 # rule 18
-                s[S_OVER] = 1
-                s[S_UNFINISHED] = 1
-                s[S_PHASE] = PH_OVER
+        if kind < 0:                                    # no answer in hand: see where we are
+            ph = s[S_PHASE]
+            if ph == PH_TURN:
+                if s[S_TURNS] >= s[S_TURN_CAP]:             # rule 18
+                    s[S_OVER] = 1
+                    s[S_UNFINISHED] = 1
+                    s[S_PHASE] = PH_OVER
+                    continue
+                s[S_TURNS] += 1
+                _legal_cards(s, s[S_CUR], s[S_MUST])
+                _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
                 continue
-            s[S_TURNS] += 1
-            _legal_cards(s, s[S_CUR], s[S_MUST])
-            _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
-        elif ph == PH_END_TURN:                         # rule 3, rule 7
-            p = s[S_CUR]
-            _draw_up(s, rng, p)
-            q = _next(s, s[S_N], p, s[S_DIRECTION])
-            if s[S_SKIP] != 0:
-                s[S_SKIP] = 0
-                q = _next(s, s[S_N], q, s[S_DIRECTION])
-            s[S_CUR] = q
-            s[S_PHASE] = PH_TURN
-        elif ph == PH_EXTRA_START:
-            _legal_cards(s, s[S_CUR], -1)
-            _ask(s, PH_EXTRA, EXTRA, s[S_CUR], ACE)
-        elif ph == PH_OVER:
-            s[S_KIND] = -1
-            s[S_DECIDER] = -1
-            s[S_ASKING] = -1
-            s[S_N_LEGAL] = 0
-            s[S_LEGAL] = 0
-            return DONE
-        else:
-            c = s[S_N_LEGAL]
+            if ph == PH_END_TURN:                       # rule 3, rule 7
+                p = s[S_CUR]
+                _draw_up(s, rng, p)
+                q = _next(s, s[S_N], p, s[S_DIRECTION])
+                if s[S_SKIP] != 0:
+                    s[S_SKIP] = 0
+                    q = _next(s, s[S_N], q, s[S_DIRECTION])
+                s[S_CUR] = q
+                s[S_PHASE] = PH_TURN
+                continue
+            if ph == PH_EXTRA_START:
+                _legal_cards(s, s[S_CUR], _NONE)
+                _ask(s, PH_EXTRA, EXTRA, s[S_CUR], ACE)
+                continue
+            if ph == PH_OVER:
+                s[S_KIND] = -1
+                s[S_DECIDER] = -1
+                s[S_ASKING] = -1
+                s[S_N_LEGAL] = 0
+                s[S_LEGAL] = 0
+                return DONE
+            c = s[S_N_LEGAL]                            # a question is pending
             if c >= 2:
                 return s[S_KIND]
-            _resolve(s, rng, _single(s) if c == 1 else -1)
+            move = _single(s) if c == 1 else -1         # the engine answers it
+        kind = -1
+        _resolve(s, rng, move)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def advance(s, rng):
-    return _run(s, rng)
+    """Forced steps up to the next question with two or more answers: its kind, or DONE."""
+    return _step(s, rng, _NONE, _NONE)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def decider(s):
     return s[S_DECIDER]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def _view(s):
     return View(s, s[S_DECIDER])
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def view_play(s):
     return _view(s)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def view_extra(s):
     return _view(s)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def view_name(s):
     return _view(s)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def view_target(s):
     return _view(s)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def view_answer(s):
     return _view(s)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def legal_moves(s, out):
     """The pending question's allowed answers, ascending, into ``out``; returns their count
     (0 when the game is over). Reads only public fields: works on a reference view too."""
@@ -647,7 +703,7 @@ def legal_moves(s, out):
     return c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def is_legal(s, kind, move):
     """``move`` answers the pending question (none is pending once the game is over: KIND -1)."""
     if kind != s[S_KIND] or move < 0 or move >= K:
@@ -655,26 +711,26 @@ def is_legal(s, kind, move):
     return ((s[S_LEGAL] >> move) & 1) != 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
 def apply(s, rng, kind, move):
-    _resolve(s, rng, move)
-    _run(s, rng)
+    """The pending question (``kind``) answered with ``move``, up to the next question."""
+    _step(s, rng, kind, move)
 
 
 # ------------------------------------------------------------------ outcome
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _rank_key(s, p):
     """Still in: above everyone out, by points; out: the later, the better."""
     pts = s[A_POINTS + p]
     return (np.int64(1) << 40) + pts if pts > 0 else s[A_OUT + p]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)."""
     n = s[S_N]
     unfinished = s[S_UNFINISHED] != 0
-    keys = np.empty(MAX_PLAYERS, np.int64)
+    keys = s[A_SCRATCH:A_SCRATCH + n]           # the hidden scratch block: no allocation per game
     for p in range(n):
         keys[p] = _rank_key(s, p)
     for p in range(n):
@@ -690,12 +746,12 @@ def write_result(s, seat_out, game_out):
     game_out[GC_UNFINISHED] = s[S_UNFINISHED]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def snapshot_size(n, params):
     return HEAD + 2 * n + n * K + 3 * params[P_DECK]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def snapshot(s, out):
     """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
     waiting = s[S_PHASE] != PH_OVER

@@ -23,7 +23,7 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import memory_accessors, memory_block, nth_bit
+from simcards.engine import memory_accessors, memory_block, nth_bit_small
 from simcards.games.bombs_away.rules import DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS
 from simcards.layout import Layout
 
@@ -64,6 +64,11 @@ A_PILE_COUNTS = LAYOUT.block("PILE_COUNTS", K)         # pile cards of each kind
 A_DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # bit mask of the starting hand's kinds
 A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS + p * K + kind]
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
+# ---- hidden, the fast engine's own: the kinds each hand holds (bit k: kind k; kept up to date
+# with HANDS, so that the legal cards are one read), and scratch space (a shuffle's random
+# indices); start_game resets neither SCRATCH nor STOCK, so they stay the last two
+A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
+A_SCRATCH = LAYOUT.block("SCRATCH", ROOM, 1, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
 STATE_SIZE = A_STOCK + ROOM
@@ -108,7 +113,7 @@ def n_legal(view):
 @njit(inline="always", **NJIT_OPTIONS)
 def legal_move(view, i):
     """The i-th allowed answer, ascending (0 <= i < n_legal(view))."""
-    return nth_bit(view.s[S_LEGAL], i)
+    return nth_bit_small(view.s[S_LEGAL], i)
 
 
 # the rule file's words for the same
