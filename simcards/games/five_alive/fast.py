@@ -30,7 +30,7 @@ from simcards.games.five_alive.rules import (
     SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
-    LEGAL, LIVES, LIVES0, MEMORY, N, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
+    LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
     STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
 from simcards.rng import shuffle_range
 
@@ -42,6 +42,8 @@ G_ROUNDS = GAME_COLUMNS.index("rounds")
 G_TURNS = GAME_COLUMNS.index("turns")
 G_BUSTS = GAME_COLUMNS.index("busts")
 G_UNFINISHED = len(GAME_COLUMNS)   # the standard last column
+_HOT = dict(NJIT_OPTIONS, forceinline=True)
+_COLD = dict(NJIT_OPTIONS, forceinline=False)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -56,8 +58,26 @@ def scratch_at(s):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def sorted_deck_at(s):
+    """The whole deck in canonical order (kinds ascending), written once by ``new_state``."""
+    return STOCK + 2 * s[DECK]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def _next(s, p, d):
-    return next_living(s, s[N], LIVES, p, d)
+    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-)."""
+    return s[NEXT_SEAT + (d > 0) * MAX_PLAYERS + p]
+
+
+@njit(**NJIT_OPTIONS)
+def _link_seats(s):
+    """Fill NEXT_SEAT from the lives; after the deal's start and whenever a seat goes out."""
+    n = s[N]
+    if s[ALIVE_N] == 0:
+        return
+    for p in range(n):
+        s[NEXT_SEAT + p] = next_living(s, n, LIVES, p, -1)
+        s[NEXT_SEAT + MAX_PLAYERS + p] = next_living(s, n, LIVES, p, 1)
 
 
 @njit(**NJIT_OPTIONS)
@@ -71,8 +91,12 @@ def new_state(n, params):
     s[HAND_SIZE] = params[P_HAND]
     s[BLITZ] = params[P_BLITZ]
     s[TURN_CAP] = params[P_TURN_CAP]
+    pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
+        for _ in range(params[P_COUNTS + k]):     # the deck in canonical order, kinds ascending
+            s[pos] = k
+            pos += 1
     return s
 
 
@@ -89,8 +113,7 @@ def _take(s, p, card):
     h = hand(p) + card
     s[h] -= 1
     s[HAND_N + p] -= 1
-    if s[h] == 0:
-        s[HELD + p] &= ~(np.int64(1) << card)
+    s[HELD + p] &= ~(np.int64(s[h] == 0) << card)   # the last of its kind: no branch
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -114,6 +137,7 @@ def start_game(s, rng):
     s[UNFINISHED] = 0
     s[DEALER] = n - 1
     s[MEMORY:MEMORY + MAX_PLAYERS * MEMORY_SLOTS] = 0
+    _link_seats(s)
     start_round(s, rng)
     for p in range(n):
         s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
@@ -121,28 +145,36 @@ def start_game(s, rng):
 
 @njit(**NJIT_OPTIONS)
 def start_round(s, rng):
-    """Gather every card in canonical order (kinds ascending), shuffle, deal one at a time."""
-    pos = STOCK
-    for k in range(N_KINDS):
-        for _ in range(s[COUNTS + k]):
-            s[pos] = k
-            pos += 1
+    """Rules 2-3: the whole deck in canonical order (kinds ascending), shuffled, dealt one
+    card at a time from the dealer's left."""
+    d = s[DECK]
+    deck = sorted_deck_at(s)
+    for i in range(d):
+        s[STOCK + i] = s[deck + i]
     s[HANDS:HANDS + MAX_PLAYERS * N_KINDS] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
-    shuffle_range(s, STOCK, s[DECK], rng)
-    top = pos
+    shuffle_range(s, STOCK, d, rng)
+    # one card at a time from the top, from the dealer's left round the players still in:
+    # the j-th of them gets the cards j, j + alive, j + 2 * alive, ... from the top
+    top = STOCK + d - 1
+    alive = s[ALIVE_N]
+    cards = s[HAND_SIZE]
     dealer = s[DEALER]
-    for _ in range(s[HAND_SIZE]):
-        p = dealer
-        for _ in range(s[ALIVE_N]):
-            p = _next(s, p, 1)
-            top -= 1
-            _give(s, p, s[top])
-    s[STOCK_N] = top - STOCK
+    p = dealer
+    for j in range(alive):
+        p = _next(s, p, 1)
+        held = 0
+        for r in range(cards):
+            card = s[top - j - r * alive]
+            s[hand(p) + card] += 1
+            held |= np.int64(1) << card
+        s[HAND_N + p] = cards
+        s[HELD + p] = held
+    s[STOCK_N] = d - alive * cards
     s[TOTAL] = 0
     s[DIR] = 1
     s[CUR] = _next(s, dealer, 1)
@@ -182,6 +214,7 @@ def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
+    _link_seats(s)
     hand_to_bottom(s, STOCK, STOCK_N, hand(p), N_KINDS)
     s[HAND_N + p] = 0
     s[HELD + p] = 0
@@ -217,7 +250,7 @@ def _others_lose_life(s, p, d):
         q = _next(s, q, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_COLD)
 def _round_won(s, rng, p):
     """Rule 9: the last card's effect is not resolved; every other survivor loses a life."""
     _others_lose_life(s, p, s[DIR])
@@ -242,15 +275,9 @@ def _round_emptied(s, rng, p):
 @njit(inline="always", **NJIT_OPTIONS)
 def _legal_mask(s, p):
     """Rule 4, the only copy in this engine: any action card held; a number card held
-    that keeps the total at LIMIT or under."""
-    room = LIMIT - s[TOTAL]
-    if room >= N_NUMBERS - 1:
-        allowed = ACTIONS_MASK | NUMBERS_MASK
-    elif room >= 0:
-        allowed = ACTIONS_MASK | ((np.int64(2) << room) - 1)
-    else:
-        allowed = ACTIONS_MASK
-    return s[HELD + p] & allowed
+    that keeps the total at LIMIT or under (no branch: the total never exceeds LIMIT)."""
+    too_high = max(s[TOTAL] + N_NUMBERS - 1 - LIMIT, 0)   # how many of the highest numbers do not fit
+    return s[HELD + p] & (ACTIONS_MASK | (NUMBERS_MASK >> too_high))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -272,7 +299,7 @@ def legal_moves(s, out):
     return c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_COLD)
 def _bust(s, p):
     """Rule 5: no legal card: lose a life, keep the hand, total back to 0."""
     s[TURNS] += 1
@@ -283,7 +310,7 @@ def _bust(s, p):
         s[CUR] = _next(s, p, s[DIR])
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_HOT)
 def advance(s, rng):
     """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
     Leaves the legal moves of the seat to move in LEGAL."""
@@ -313,20 +340,29 @@ def view_play(s):
 
 
 # ------------------------------------------------------------------ a move
-@njit(**NJIT_OPTIONS)
+@njit(**_HOT)
 def apply(s, rng, kind, card):
+    """Rule 3a: the card leaves the hand for the pile; a last card wins the round (rule 9),
+    a number adds its value, an action card has its effect (``_action``)."""
     p = s[CUR]
-    d = s[DIR]
     _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
     if s[HAND_N + p] == 0:
         _round_won(s, rng, p)
-        return
-    nxt = -1
-    if card < N_NUMBERS:
+    elif card < N_NUMBERS:
         s[TOTAL] += card
-    elif card == DRAW1 or card == DRAW2:
+        s[CUR] = _next(s, p, s[DIR])
+    else:
+        _action(s, rng, p, card)
+
+
+@njit(**_COLD)
+def _action(s, rng, p, card):
+    """Rule 6: the effect of action card ``card`` played by p (not p's last card)."""
+    d = s[DIR]
+    nxt = -1
+    if card == DRAW1 or card == DRAW2:
         k = 1 if card == DRAW1 else 2
         q = _next(s, p, d)
         while q != p:
