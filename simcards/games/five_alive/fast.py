@@ -26,7 +26,7 @@ from simcards.config import NJIT_OPTIONS
 from simcards.engine import MEMORY_SLOTS, hand_to_bottom, kinds_mask, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
-    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PLAY, REDEAL, REVERSE,
+    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL, REVERSE,
     SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
@@ -242,7 +242,7 @@ def _next_round(s, rng):
     start_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_COLD)
 def _others_lose_life(s, p, d):
     q = _next(s, p, d)
     while q != p:
@@ -342,37 +342,25 @@ def view_play(s):
 # ------------------------------------------------------------------ a move
 @njit(**_HOT)
 def apply(s, rng, kind, card):
-    """Rule 3a: the card leaves the hand for the pile; a last card wins the round (rule 9),
-    a number adds its value, an action card has its effect (``_action``)."""
+    """Rule 3a: the card leaves the hand for the pile; the player's last card wins the round
+    (rule 9), any other has its effect (rule 6)."""
     p = s[CUR]
     _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
     if s[HAND_N + p] == 0:
         _round_won(s, rng, p)
-    elif card < N_NUMBERS:
-        s[TOTAL] += card
-        s[CUR] = _next(s, p, s[DIR])
-    else:
-        _action(s, rng, p, card)
-
-
-@njit(**_COLD)
-def _action(s, rng, p, card):
-    """Rule 6: the effect of action card ``card`` played by p (not p's last card)."""
+        return
     d = s[DIR]
-    nxt = -1
-    if card == DRAW1 or card == DRAW2:
-        k = 1 if card == DRAW1 else 2
-        q = _next(s, p, d)
-        while q != p:
-            for _ in range(k):
-                _draw(s, rng, q)
-            q = _next(s, q, d)
+    after = p                     # the player after this seat plays next
+    if card < N_NUMBERS:
+        s[TOTAL] += card
+    elif card == PASS:
+        pass
     elif card == SKIP:
-        nxt = _next(s, _next(s, p, d), d)
+        after = _next(s, p, d)
     elif card == REVERSE:
-        if s[ALIVE_N] > 2:
+        if s[ALIVE_N] > 2:        # with two players it is a Pass
             d = -d
             s[DIR] = d
     elif card == SET21:
@@ -381,37 +369,67 @@ def _action(s, rng, p, card):
         s[TOTAL] = 10
     elif card == SET0:
         s[TOTAL] = 0
+    elif card == DRAW1 or card == DRAW2:
+        _others_draw(s, rng, p, d, 1 if card == DRAW1 else 2)
     elif card == KILLER:
-        s[TOTAL] = 0
-        emptied = False
-        q = _next(s, p, d)
-        while q != p:
-            if s[hand(q)] > 0:
-                _take(s, q, 0)
-                _push_pile(s, 0)
-                if s[HAND_N + q] == 0:
-                    emptied = True
-            else:
-                _lose_life(s, q)
-            q = _next(s, q, d)
-        if _game_over(s):
-            return
-        if emptied:
-            _round_emptied(s, rng, p)
+        if not _killer(s, rng, p, d):
             return
     elif card == LIFE:
         _others_lose_life(s, p, d)
         if _game_over(s):
             return
     elif card == REDEAL:
-        s[TOTAL] = 0
-        _redeal(s, rng, p, d)
-        for q in range(s[N]):
-            if s[LIVES + q] > 0 and s[HAND_N + q] == 0:
-                _round_emptied(s, rng, p)
-                return
-    # PASS has no effect
-    s[CUR] = _next(s, p, d) if nxt < 0 else nxt
+        if not _redeal_round(s, rng, p, d):
+            return
+    s[CUR] = _next(s, after, d)
+
+
+@njit(**_COLD)
+def _others_draw(s, rng, p, d, k):
+    """Draw 1 / Draw 2: every other survivor in turn order draws k cards (rule 8 if the
+    stock runs out)."""
+    q = _next(s, p, d)
+    while q != p:
+        for _ in range(k):
+            _draw(s, rng, q)
+        q = _next(s, q, d)
+
+
+@njit(**_COLD)
+def _killer(s, rng, p, d):
+    """Killer: each other survivor in turn order discards a 0 or loses a life; total 0.
+    False when that ended the game or the round (a hand emptied, rule 9a)."""
+    s[TOTAL] = 0
+    emptied = False
+    q = _next(s, p, d)
+    while q != p:
+        if s[hand(q)] > 0:
+            _take(s, q, 0)
+            _push_pile(s, 0)
+            if s[HAND_N + q] == 0:
+                emptied = True
+        else:
+            _lose_life(s, q)
+        q = _next(s, q, d)
+    if _game_over(s):
+        return False
+    if emptied:
+        _round_emptied(s, rng, p)
+        return False
+    return True
+
+
+@njit(**_COLD)
+def _redeal_round(s, rng, p, d):
+    """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
+    card (rule 9a: the round ends)."""
+    s[TOTAL] = 0
+    _redeal(s, rng, p, d)
+    for q in range(s[N]):
+        if s[LIVES + q] > 0 and s[HAND_N + q] == 0:
+            _round_emptied(s, rng, p)
+            return False
+    return True
 
 
 @njit(**NJIT_OPTIONS)
