@@ -97,6 +97,34 @@ def shuffle_range(a, lo, n, state):
 
 
 @njit(**NJIT_OPTIONS)
+def shuffle_range_ahead(a, lo, n, state, draws):
+    """``shuffle_range(a, lo, n, state)``: the same permutation from the same numbers, in
+    about half the time. Every draw is computed first, in a loop the compiler runs on SIMD
+    lanes, into the int64 array ``draws`` (n - 1 of them; a view of another part of ``a``
+    will do: a 32-bit draw times n < 2**31 fits), taking for granted that Lemire's method
+    rejects none; the swaps follow. The first draw that might be rejected (odds below
+    n / 2**32) hands over to ``shuffle_range`` from that position, so the numbers are
+    exactly its."""
+    x0 = state[0]
+    for t in range(n - 1):          # draw t places position n - 1 - t, out of n - t
+        z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
+        draws[t] = np.int64((z >> _S32) * np.uint64(n - t))
+    for t in range(n - 1):
+        i = n - 1 - t
+        m = draws[t]
+        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
+            state[0] = x0 + np.uint64(t) * _U_GOLDEN
+            shuffle_range(a, lo, i + 1, state)
+            return
+        j = m >> 32
+        x = a[lo + i]
+        a[lo + i] = a[lo + j]
+        a[lo + j] = x
+    if n > 1:
+        state[0] = x0 + np.uint64(n - 1) * _U_GOLDEN
+
+
+@njit(**NJIT_OPTIONS)
 def shuffle(a, n, state):
     """Fisher-Yates shuffle of a[0:n] in place, from the last position down."""
     shuffle_range(a, 0, n, state)

@@ -32,7 +32,7 @@ from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
     LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
     STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
-from simcards.rng import shuffle_range
+from simcards.rng import shuffle_range_ahead
 
 DONE = -1
 # result columns (simcards.registry: seat rows start with win, rank)
@@ -61,6 +61,12 @@ def scratch_at(s):
 def sorted_deck_at(s):
     """The whole deck in canonical order (kinds ascending), written once by ``new_state``."""
     return STOCK + 2 * s[DECK]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _shuffle(s, at, n, rng):
+    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down)."""
+    shuffle_range_ahead(s, at, n, rng, s[STOCK + 3 * s[DECK]:])
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -157,7 +163,7 @@ def start_round(s, rng):
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
-    shuffle_range(s, STOCK, d, rng)
+    _shuffle(s, STOCK, d, rng)
     # one card at a time from the top, from the dealer's left round the players still in:
     # the j-th of them gets the cards j, j + alive, j + 2 * alive, ... from the top
     top = STOCK + d - 1
@@ -196,7 +202,7 @@ def _refill_stock(s, rng):
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE_COUNTS + top] = 1
     s[STOCK_N] = m
-    shuffle_range(s, STOCK, m, rng)
+    _shuffle(s, STOCK, m, rng)
 
 
 @njit(**NJIT_OPTIONS)
@@ -447,7 +453,7 @@ def _redeal(s, rng, p, d):
             m += 1
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
-    shuffle_range(s, scratch, m, rng)
+    _shuffle(s, scratch, m, rng)
     q = p
     for i in range(m):
         q = _next(s, q, d)
