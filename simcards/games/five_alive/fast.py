@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, hand_to_bottom, kinds_mask, next_living, rank_from_key
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
     NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL, REVERSE,
@@ -42,8 +42,6 @@ G_ROUNDS = GAME_COLUMNS.index("rounds")
 G_TURNS = GAME_COLUMNS.index("turns")
 G_BUSTS = GAME_COLUMNS.index("busts")
 G_UNFINISHED = len(GAME_COLUMNS)   # the standard last column
-_HOT = dict(NJIT_OPTIONS, forceinline=True)
-_COLD = dict(NJIT_OPTIONS, forceinline=False)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -146,7 +144,7 @@ def start_game(s, rng):
     _link_seats(s)
     start_round(s, rng)
     for p in range(n):
-        s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
+        s[DEALT + p] = s[HELD + p]
 
 
 @njit(**NJIT_OPTIONS)
@@ -164,27 +162,34 @@ def start_round(s, rng):
     s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
     _shuffle(s, STOCK, d, rng)
-    # one card at a time from the top, from the dealer's left round the players still in:
-    # the j-th of them gets the cards j, j + alive, j + 2 * alive, ... from the top
-    top = STOCK + d - 1
-    alive = s[ALIVE_N]
-    cards = s[HAND_SIZE]
     dealer = s[DEALER]
-    p = dealer
-    for j in range(alive):
-        p = _next(s, p, 1)
-        held = 0
-        for r in range(cards):
-            card = s[top - j - r * alive]
-            s[hand(p) + card] += 1
-            held |= np.int64(1) << card
-        s[HAND_N + p] = cards
-        s[HELD + p] = held
-    s[STOCK_N] = d - alive * cards
+    alive = s[ALIVE_N]
+    _deal(s, STOCK + d - 1, alive * s[HAND_SIZE], dealer, 1)
+    s[STOCK_N] = d - alive * s[HAND_SIZE]
     s[TOTAL] = 0
     s[DIR] = 1
     s[CUR] = _next(s, dealer, 1)
     s[ROUNDS] += 1
+
+
+@njit(**NJIT_OPTIONS)
+def _deal(s, top, m, p, d):
+    """Deal the m cards s[top], s[top - 1], ... one at a time round the players still in,
+    from the one after p in direction d, into empty hands: the j-th player in that order
+    gets the cards j, j + alive, j + 2 * alive, ... counted from the top."""
+    alive = s[ALIVE_N]
+    q = p
+    for j in range(alive):
+        q = _next(s, q, d)
+        held = 0
+        c = 0
+        for i in range(j, m, alive):
+            card = s[top - i]
+            s[hand(q) + card] += 1
+            held |= np.int64(1) << card
+            c += 1
+        s[HAND_N + q] = c
+        s[HELD + q] = held
 
 
 @njit(**NJIT_OPTIONS)
@@ -205,7 +210,7 @@ def _refill_stock(s, rng):
     _shuffle(s, STOCK, m, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def _draw(s, rng, q):
     if s[STOCK_N] == 0:
         _refill_stock(s, rng)
@@ -248,7 +253,7 @@ def _next_round(s, rng):
     start_round(s, rng)
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _others_lose_life(s, p, d):
     q = _next(s, p, d)
     while q != p:
@@ -256,7 +261,7 @@ def _others_lose_life(s, p, d):
         q = _next(s, q, d)
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _round_won(s, rng, p):
     """Rule 9: the last card's effect is not resolved; every other survivor loses a life."""
     _others_lose_life(s, p, s[DIR])
@@ -305,7 +310,7 @@ def legal_moves(s, out):
     return c
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _bust(s, p):
     """Rule 5: no legal card: lose a life, keep the hand, total back to 0."""
     s[TURNS] += 1
@@ -316,7 +321,7 @@ def _bust(s, p):
         s[CUR] = _next(s, p, s[DIR])
 
 
-@njit(**_HOT)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def advance(s, rng):
     """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
     Leaves the legal moves of the seat to move in LEGAL."""
@@ -346,7 +351,7 @@ def view_play(s):
 
 
 # ------------------------------------------------------------------ a move
-@njit(**_HOT)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def apply(s, rng, kind, card):
     """Rule 3a: the card leaves the hand for the pile; the player's last card wins the round
     (rule 9), any other has its effect (rule 6)."""
@@ -390,7 +395,7 @@ def apply(s, rng, kind, card):
     s[CUR] = _next(s, after, d)
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _others_draw(s, rng, p, d, k):
     """Draw 1 / Draw 2: every other survivor in turn order draws k cards (rule 8 if the
     stock runs out)."""
@@ -401,7 +406,7 @@ def _others_draw(s, rng, p, d, k):
         q = _next(s, q, d)
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _killer(s, rng, p, d):
     """Killer: each other survivor in turn order discards a 0 or loses a life; total 0.
     False when that ended the game or the round (a hand emptied, rule 9a)."""
@@ -425,7 +430,7 @@ def _killer(s, rng, p, d):
     return True
 
 
-@njit(**_COLD)
+@njit(**NJIT_OPTIONS)
 def _redeal_round(s, rng, p, d):
     """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
     card (rule 9a: the round ends)."""
@@ -443,21 +448,21 @@ def _redeal(s, rng, p, d):
     """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
     scratch = scratch_at(s)
     m = 0
-    for k in range(N_KINDS):
-        c = 0
+    kinds = 0
+    for q in range(s[N]):
+        kinds |= s[HELD + q]
+    while kinds != 0:
+        k = lowest_bit(kinds)
+        kinds &= kinds - 1
         for q in range(s[N]):
-            c += s[hand(q) + k]
+            for _ in range(s[hand(q) + k]):
+                s[scratch + m] = k
+                m += 1
             s[hand(q) + k] = 0
-        for _ in range(c):
-            s[scratch + m] = k
-            m += 1
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
     _shuffle(s, scratch, m, rng)
-    q = p
-    for i in range(m):
-        q = _next(s, q, d)
-        _give(s, q, s[scratch + m - 1 - i])
+    _deal(s, scratch + m - 1, m, p, d)
 
 
 # ------------------------------------------------------------------ outcome
