@@ -16,6 +16,12 @@ Legal moves: the rule (rule 4) lives in ``_legal_mask`` alone. ``advance``
 stores the mask of the seat to move in ``LEGAL``; ``is_legal``, ``legal_moves``
 and the strategies (view.legal_mask & co.) read it. Each seat's ``HELD`` mask
 (kinds with a positive count) is kept beside its counts, so the rule is two ANDs.
+
+Speed (docs/architecture.md, "The hot path"): ``advance`` and ``apply`` are inlined into
+the kernel by LLVM and keep to what a turn needs; every long or rare effect is a function
+of its own. The next seat in each direction is kept in a table (``NEXT_SEAT``), shuffles
+draw their numbers ahead (simcards.rng.shuffle_range_ahead): the same numbers, the same
+cards, in the same order as the reference engine.
 """
 from __future__ import annotations
 
@@ -26,12 +32,12 @@ from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
-    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL, REVERSE,
-    SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
+    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL,
+    REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
-    LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
-    STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
+    LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
+    RANK_KEYS, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
@@ -63,7 +69,8 @@ def sorted_deck_at(s):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _shuffle(s, at, n, rng):
-    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down)."""
+    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down; its
+    draws are computed ahead into the last run of the state)."""
     shuffle_range_ahead(s, at, n, rng, s[STOCK + 3 * s[DECK]:])
 
 
@@ -299,7 +306,8 @@ def _round_emptied(s, rng, p):
 def _legal_mask(s, p):
     """Rule 4, the only copy in this engine: any action card held; a number card held
     that keeps the total at LIMIT or under (no branch: the total never exceeds LIMIT)."""
-    too_high = max(s[TOTAL] + N_NUMBERS - 1 - LIMIT, 0)   # how many of the highest numbers do not fit
+    # the numbers that fit are 0 .. LIMIT - total: all but the top ones of 0 .. N_NUMBERS - 1
+    too_high = max(s[TOTAL] + N_NUMBERS - 1 - LIMIT, 0)
     return s[HELD + p] & (ACTIONS_MASK | (NUMBERS_MASK >> too_high))
 
 
@@ -402,7 +410,7 @@ def apply(s, rng, kind, card):
         if _game_over(s):
             return
     elif card == REDEAL:
-        if not _redeal_round(s, rng, p, d):
+        if not _redeal_card(s, rng, p, d):
             return
     s[CUR] = _next(s, after, d)
 
@@ -443,7 +451,7 @@ def _killer(s, rng, p, d):
 
 
 @njit(**NJIT_OPTIONS)
-def _redeal_round(s, rng, p, d):
+def _redeal_card(s, rng, p, d):
     """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
     card (rule 9a: the round ends)."""
     s[TOTAL] = 0
