@@ -15,7 +15,13 @@ import os
 from pathlib import Path
 
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
-NJIT_OPTIONS: dict = {"nogil": True, "error_model": "numpy"}
+#: ``forceinline`` is spelt out: numba hands an unset flag down to the functions compiled
+#: for a caller, so one ``FORCEINLINE_NJIT_OPTIONS`` function would inline all it calls.
+NJIT_OPTIONS: dict = {"nogil": True, "error_model": "numpy", "forceinline": False}
+#: For a small function on a hot path: LLVM inlines it into its callers (no call, no array
+#: arguments passed on the stack). The cost is LLVM's alone, unlike ``inline="always"``,
+#: with which numba re-types the callee at every call site.
+FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 

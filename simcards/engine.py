@@ -159,6 +159,14 @@ def _ctpop(typingctx, x):
 
 
 @_intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))   # defined (64) for 0
+    return x(x), codegen
+
+
+@_intrinsic
 def _cttz(typingctx, x):
     def codegen(context, builder, signature, args):
         from llvmlite import ir
@@ -176,6 +184,12 @@ def bit_count(mask):
 def lowest_bit(mask):
     """The index of the lowest set bit of ``mask`` (> 0); 64 for 0."""
     return _cttz(np.int64(mask))
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def highest_bit(mask):
+    """The index of the highest set bit of ``mask`` (>= 0); -1 for 0."""
+    return 63 - _ctlz(np.int64(mask))
 
 
 @njit(inline="always", **NJIT_OPTIONS)

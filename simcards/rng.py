@@ -98,29 +98,36 @@ def shuffle_range(a, lo, n, state):
 
 @njit(**NJIT_OPTIONS)
 def shuffle_range_batched(a, lo, n, state, tmp):
-    """``shuffle_range(a, lo, n, state)``: the same numbers and the same permutation, faster.
-    The generator's outputs do not depend on each other, so the random index of every
-    position is drawn first, several at a time in vector registers, into a[tmp:tmp+n-1]
-    (scratch space of the caller's), and the swaps come after. If a draw would be redrawn
-    (Lemire's method rejects about one in 2**32 / n), it shuffles one number at a time."""
-    x = state[0]
-    exact = True
-    for k in range(n - 1):                      # position n-1-k swaps with one below n-k
-        bound = np.uint64(n - k)
-        m = (_mix(x + np.uint64(k + 1) * _U_GOLDEN) >> _S32) * bound
-        exact &= (m & _LOW32) >= bound          # no redraw (see _below)
-        a[tmp + k] = np.int64(m >> _S32)
-    if not exact:
-        shuffle_range(a, lo, n, state)
-        return
-    for k in range(n - 1):
-        i = lo + n - 1 - k
-        j = lo + a[tmp + k]
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+    """``shuffle_range_ahead`` with its draws in a[tmp:tmp+n-1], scratch space of the caller's."""
+    shuffle_range_ahead(a, lo, n, state, a[tmp:])
+
+
+@njit(**NJIT_OPTIONS)
+def shuffle_range_ahead(a, lo, n, state, draws):
+    """``shuffle_range(a, lo, n, state)``: the same permutation from the same numbers, in
+    about half the time. Every draw is computed first, in a loop the compiler runs on SIMD
+    lanes, into the int64 array ``draws`` (n - 1 of them; a view of another part of ``a``
+    will do: a 32-bit draw times n < 2**31 fits), taking for granted that Lemire's method
+    rejects none; the swaps follow. The first draw that might be rejected (odds below
+    n / 2**32) hands over to ``shuffle_range`` from that position, so the numbers are
+    exactly its."""
+    x0 = state[0]
+    for t in range(n - 1):          # draw t places position n - 1 - t, out of n - t
+        z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
+        draws[t] = np.int64((z >> _S32) * np.uint64(n - t))
+    for t in range(n - 1):
+        i = n - 1 - t
+        m = draws[t]
+        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
+            state[0] = x0 + np.uint64(t) * _U_GOLDEN
+            shuffle_range(a, lo, i + 1, state)
+            return
+        j = m >> 32
+        x = a[lo + i]
+        a[lo + i] = a[lo + j]
+        a[lo + j] = x
     if n > 1:
-        state[0] = x + np.uint64(n - 1) * _U_GOLDEN
+        state[0] = x0 + np.uint64(n - 1) * _U_GOLDEN
 
 
 @njit(**NJIT_OPTIONS)

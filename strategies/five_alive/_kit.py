@@ -6,18 +6,15 @@ through ``view.legal_mask`` & co.; no strategy restates rule 4.
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import N_NUMBERS
+from simcards.engine import highest_bit
+from simcards.games.five_alive.rules import NUMBERS_MASK
 from simcards.games.five_alive.view import hand_size, held_mask, legal_mask, lives, n_players
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def highest_number(view, lowest=0):
     """The highest number card (at least ``lowest``) that may be played now, or -1."""
-    m = legal_mask(view)
-    for k in range(N_NUMBERS - 1, lowest - 1, -1):
-        if (m >> k) & 1:
-            return k
-    return -1
+    return highest_bit(legal_mask(view) & (NUMBERS_MASK >> lowest << lowest))
 
 
 @njit(inline="always", **NJIT_OPTIONS)

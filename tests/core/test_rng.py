@@ -20,6 +20,28 @@ def test_jitted_and_python_generators_agree():
         assert a.tolist() == b
 
 
+#: (cards, seed) whose shuffle (game index = cards, stream 0) meets a draw Lemire's method
+#: rejects (77, 271946; 1000, 50; 5000, 403) or one it might have (the others)
+_NEAR_REJECTIONS = [(77, 271946), (77, 2489750), (1000, 50), (1000, 15421), (5000, 403), (5000, 438)]
+
+
+def test_shuffle_ahead_is_shuffle_range_to_the_last_number():
+    cases = _NEAR_REJECTIONS + [(n, seed) for n in (0, 1, 2, 3, 77, 1000) for seed in range(30)]
+    for n, seed in cases:
+        a = np.arange(2 * n + 3, dtype=np.int64)
+        b = a.copy()
+        s1, s2 = rng.new_state(), rng.new_state()
+        rng.seed_game(s1, seed, n, 0)
+        s2[0] = s1[0]
+        twin = rng.PyRandom(seed, n, 0)
+        items = list(range(3, n + 3))
+        rng.shuffle_range(a, 3, n, s1)
+        rng.shuffle_range_ahead(b, 3, n, s2, b[n + 3:])
+        twin.shuffle(items)
+        assert a[3:n + 3].tolist() == b[3:n + 3].tolist() == items, (n, seed)
+        assert s1[0] == s2[0] == twin.state, (n, seed)
+
+
 def test_streams_and_games_are_distinct():
     firsts = {rng.PyRandom(3, g, s).next_u64() for g in range(200) for s in (0, 1)}
     assert len(firsts) == 400

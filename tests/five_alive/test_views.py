@@ -25,7 +25,7 @@ def test_layout_marks_what_each_field_shows():
     fields = V.LAYOUT.fields
     vis = {f.name: f.visibility for f in fields}
     assert vis["HANDS"] == vis["HELD"] == vis["LEGAL"] == vis["DEALT"] == vis["MEMORY"] == "seat"
-    assert vis["STOCK"] == vis["RANK_KEYS"] == "hidden"
+    assert vis["STOCK"] == vis["RANK_KEYS"] == vis["NEXT_SEAT"] == "hidden"
     for name in ("PILE", "PILE_COUNTS", "COUNTS", "LIVES", "OUT_AT", "HAND_N", "DEALER", "TURNS",
                  "ROUNDS", "BUSTS", "DIR", "TOTAL", "STOCK_N"):
         assert vis[name] == "public", name

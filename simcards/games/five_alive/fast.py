@@ -16,23 +16,29 @@ Legal moves: the rule (rule 4) lives in ``_legal_mask`` alone. ``advance``
 stores the mask of the seat to move in ``LEGAL``; ``is_legal``, ``legal_moves``
 and the strategies (view.legal_mask & co.) read it. Each seat's ``HELD`` mask
 (kinds with a positive count) is kept beside its counts, so the rule is two ANDs.
+
+Speed (docs/architecture.md, "The hot path"): ``advance`` and ``apply`` are inlined into
+the kernel by LLVM and keep to what a turn needs; every long or rare effect is a function
+of its own. The next seat in each direction is kept in a table (``NEXT_SEAT``), shuffles
+draw their numbers ahead (simcards.rng.shuffle_range_ahead): the same numbers, the same
+cards, in the same order as the reference engine.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, hand_to_bottom, kinds_mask, next_living, rank_from_key
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
-    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PLAY, REDEAL, REVERSE,
-    SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
+    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL,
+    REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
-    LEGAL, LIVES, LIVES0, MEMORY, N, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N, RANK_KEYS, ROUNDS,
-    STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
-from simcards.rng import shuffle_range
+    LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
+    RANK_KEYS, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
+from simcards.rng import shuffle_range_ahead
 
 DONE = -1
 # result columns (simcards.registry: seat rows start with win, rank)
@@ -56,8 +62,45 @@ def scratch_at(s):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def sorted_deck_at(s):
+    """The whole deck in canonical order (kinds ascending), written once by ``new_state``."""
+    return STOCK + 2 * s[DECK]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _shuffle(s, at, n, rng):
+    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down; its
+    draws are computed ahead into the last run of the state)."""
+    shuffle_range_ahead(s, at, n, rng, s[STOCK + 3 * s[DECK]:])
+
+
+#: Seats are 0..MAX_PLAYERS - 1, so their bits fit in SEAT_BITS.
+SEAT_BITS = 7
+assert MAX_PLAYERS - 1 <= SEAT_BITS and SEAT_BITS & (SEAT_BITS + 1) == 0
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _cur(s):
+    """The seat to move. The mask changes no value, but it tells the compiler the seat's
+    range: then s[HELD + p] & co. need no negative-index wrap-around (measured: 2 ns a turn)."""
+    return s[CUR] & SEAT_BITS
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def _next(s, p, d):
-    return next_living(s, s[N], LIVES, p, d)
+    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-)."""
+    return s[NEXT_SEAT + (d > 0) * MAX_PLAYERS + p]
+
+
+@njit(**NJIT_OPTIONS)
+def _link_seats(s):
+    """Fill NEXT_SEAT from the lives; after the deal's start and whenever a seat goes out."""
+    n = s[N]
+    if s[ALIVE_N] == 0:
+        return
+    for p in range(n):
+        s[NEXT_SEAT + p] = next_living(s, n, LIVES, p, -1)
+        s[NEXT_SEAT + MAX_PLAYERS + p] = next_living(s, n, LIVES, p, 1)
 
 
 @njit(**NJIT_OPTIONS)
@@ -71,8 +114,12 @@ def new_state(n, params):
     s[HAND_SIZE] = params[P_HAND]
     s[BLITZ] = params[P_BLITZ]
     s[TURN_CAP] = params[P_TURN_CAP]
+    pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
+        for _ in range(params[P_COUNTS + k]):     # the deck in canonical order, kinds ascending
+            s[pos] = k
+            pos += 1
     return s
 
 
@@ -89,8 +136,7 @@ def _take(s, p, card):
     h = hand(p) + card
     s[h] -= 1
     s[HAND_N + p] -= 1
-    if s[h] == 0:
-        s[HELD + p] &= ~(np.int64(1) << card)
+    s[HELD + p] &= ~(np.int64(s[h] == 0) << card)   # the last of its kind: no branch
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -114,39 +160,55 @@ def start_game(s, rng):
     s[UNFINISHED] = 0
     s[DEALER] = n - 1
     s[MEMORY:MEMORY + MAX_PLAYERS * MEMORY_SLOTS] = 0
+    _link_seats(s)
     start_round(s, rng)
     for p in range(n):
-        s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
+        s[DEALT + p] = s[HELD + p]
 
 
 @njit(**NJIT_OPTIONS)
 def start_round(s, rng):
-    """Gather every card in canonical order (kinds ascending), shuffle, deal one at a time."""
-    pos = STOCK
-    for k in range(N_KINDS):
-        for _ in range(s[COUNTS + k]):
-            s[pos] = k
-            pos += 1
+    """Rules 2-3: the whole deck in canonical order (kinds ascending), shuffled, dealt one
+    card at a time from the dealer's left."""
+    d = s[DECK]
+    deck = sorted_deck_at(s)
+    for i in range(d):
+        s[STOCK + i] = s[deck + i]
     s[HANDS:HANDS + MAX_PLAYERS * N_KINDS] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
-    shuffle_range(s, STOCK, s[DECK], rng)
-    top = pos
+    _shuffle(s, STOCK, d, rng)
     dealer = s[DEALER]
-    for _ in range(s[HAND_SIZE]):
-        p = dealer
-        for _ in range(s[ALIVE_N]):
-            p = _next(s, p, 1)
-            top -= 1
-            _give(s, p, s[top])
-    s[STOCK_N] = top - STOCK
+    alive = s[ALIVE_N]
+    _deal(s, STOCK + d - 1, alive * s[HAND_SIZE], dealer, 1)
+    s[STOCK_N] = d - alive * s[HAND_SIZE]
     s[TOTAL] = 0
     s[DIR] = 1
     s[CUR] = _next(s, dealer, 1)
     s[ROUNDS] += 1
+
+
+@njit(**NJIT_OPTIONS)
+def _deal(s, top, m, p, d):
+    """Deal the m cards s[top], s[top - 1], ... one at a time round the players still in,
+    from the one after p in direction d, into empty hands: the j-th player in that order
+    gets the cards j, j + alive, j + 2 * alive, ... counted from the top."""
+    alive = s[ALIVE_N]
+    q = p
+    for j in range(alive):
+        q = _next(s, q, d)
+        held = 0
+        c = 0
+        for i in range(j, m, alive):
+            card = s[top - i]
+            s[hand(q) + card] += 1
+            held |= np.int64(1) << card
+            c += 1
+        s[HAND_N + q] = c
+        s[HELD + q] = held
 
 
 @njit(**NJIT_OPTIONS)
@@ -164,10 +226,10 @@ def _refill_stock(s, rng):
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE_COUNTS + top] = 1
     s[STOCK_N] = m
-    shuffle_range(s, STOCK, m, rng)
+    _shuffle(s, STOCK, m, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def _draw(s, rng, q):
     if s[STOCK_N] == 0:
         _refill_stock(s, rng)
@@ -182,6 +244,7 @@ def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
+    _link_seats(s)
     hand_to_bottom(s, STOCK, STOCK_N, hand(p), N_KINDS)
     s[HAND_N + p] = 0
     s[HELD + p] = 0
@@ -242,22 +305,17 @@ def _round_emptied(s, rng, p):
 @njit(inline="always", **NJIT_OPTIONS)
 def _legal_mask(s, p):
     """Rule 4, the only copy in this engine: any action card held; a number card held
-    that keeps the total at LIMIT or under."""
-    room = LIMIT - s[TOTAL]
-    if room >= N_NUMBERS - 1:
-        allowed = ACTIONS_MASK | NUMBERS_MASK
-    elif room >= 0:
-        allowed = ACTIONS_MASK | ((np.int64(2) << room) - 1)
-    else:
-        allowed = ACTIONS_MASK
-    return s[HELD + p] & allowed
+    that keeps the total at LIMIT or under (no branch: the total never exceeds LIMIT)."""
+    # the numbers that fit are 0 .. LIMIT - total: all but the top ones of 0 .. N_NUMBERS - 1
+    too_high = max(s[TOTAL] + N_NUMBERS - 1 - LIMIT, 0)
+    return s[HELD + p] & (ACTIONS_MASK | (NUMBERS_MASK >> too_high))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def is_legal(s, kind, card):
     if kind != PLAY or card < 0 or card >= N_KINDS:
         return False
-    return (s[LEGAL + s[CUR]] >> card) & 1 != 0
+    return (s[LEGAL + _cur(s)] >> card) & 1 != 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -283,7 +341,7 @@ def _bust(s, p):
         s[CUR] = _next(s, p, s[DIR])
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def advance(s, rng):
     """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
     Leaves the legal moves of the seat to move in LEGAL."""
@@ -294,7 +352,7 @@ def advance(s, rng):
             s[OVER] = 1
             s[UNFINISHED] = 1
             return DONE
-        p = s[CUR]
+        p = _cur(s)
         m = _legal_mask(s, p)
         s[LEGAL + p] = m
         if m != 0:
@@ -304,39 +362,36 @@ def advance(s, rng):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def decider(s):
-    return s[CUR]
+    return _cur(s)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def view_play(s):
-    return View(s, s[CUR])
+    return View(s, _cur(s))
 
 
 # ------------------------------------------------------------------ a move
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def apply(s, rng, kind, card):
-    p = s[CUR]
-    d = s[DIR]
+    """Rule 3a: the card leaves the hand for the pile; the player's last card wins the round
+    (rule 9), any other has its effect (rule 6)."""
+    p = _cur(s)
     _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
     if s[HAND_N + p] == 0:
         _round_won(s, rng, p)
         return
-    nxt = -1
+    d = s[DIR]
+    after = p                     # the player after this seat plays next
     if card < N_NUMBERS:
         s[TOTAL] += card
-    elif card == DRAW1 or card == DRAW2:
-        k = 1 if card == DRAW1 else 2
-        q = _next(s, p, d)
-        while q != p:
-            for _ in range(k):
-                _draw(s, rng, q)
-            q = _next(s, q, d)
+    elif card == PASS:
+        pass
     elif card == SKIP:
-        nxt = _next(s, _next(s, p, d), d)
+        after = _next(s, p, d)
     elif card == REVERSE:
-        if s[ALIVE_N] > 2:
+        if s[ALIVE_N] > 2:        # with two players it is a Pass
             d = -d
             s[DIR] = d
     elif card == SET21:
@@ -345,37 +400,67 @@ def apply(s, rng, kind, card):
         s[TOTAL] = 10
     elif card == SET0:
         s[TOTAL] = 0
+    elif card == DRAW1 or card == DRAW2:
+        _others_draw(s, rng, p, d, 1 if card == DRAW1 else 2)
     elif card == KILLER:
-        s[TOTAL] = 0
-        emptied = False
-        q = _next(s, p, d)
-        while q != p:
-            if s[hand(q)] > 0:
-                _take(s, q, 0)
-                _push_pile(s, 0)
-                if s[HAND_N + q] == 0:
-                    emptied = True
-            else:
-                _lose_life(s, q)
-            q = _next(s, q, d)
-        if _game_over(s):
-            return
-        if emptied:
-            _round_emptied(s, rng, p)
+        if not _killer(s, rng, p, d):
             return
     elif card == LIFE:
         _others_lose_life(s, p, d)
         if _game_over(s):
             return
     elif card == REDEAL:
-        s[TOTAL] = 0
-        _redeal(s, rng, p, d)
-        for q in range(s[N]):
-            if s[LIVES + q] > 0 and s[HAND_N + q] == 0:
-                _round_emptied(s, rng, p)
-                return
-    # PASS has no effect
-    s[CUR] = _next(s, p, d) if nxt < 0 else nxt
+        if not _redeal_card(s, rng, p, d):
+            return
+    s[CUR] = _next(s, after, d)
+
+
+@njit(**NJIT_OPTIONS)
+def _others_draw(s, rng, p, d, k):
+    """Draw 1 / Draw 2: every other survivor in turn order draws k cards (rule 8 if the
+    stock runs out)."""
+    q = _next(s, p, d)
+    while q != p:
+        for _ in range(k):
+            _draw(s, rng, q)
+        q = _next(s, q, d)
+
+
+@njit(**NJIT_OPTIONS)
+def _killer(s, rng, p, d):
+    """Killer: each other survivor in turn order discards a 0 or loses a life; total 0.
+    False when that ended the game or the round (a hand emptied, rule 9a)."""
+    s[TOTAL] = 0
+    emptied = False
+    q = _next(s, p, d)
+    while q != p:
+        if s[hand(q)] > 0:
+            _take(s, q, 0)
+            _push_pile(s, 0)
+            if s[HAND_N + q] == 0:
+                emptied = True
+        else:
+            _lose_life(s, q)
+        q = _next(s, q, d)
+    if _game_over(s):
+        return False
+    if emptied:
+        _round_emptied(s, rng, p)
+        return False
+    return True
+
+
+@njit(**NJIT_OPTIONS)
+def _redeal_card(s, rng, p, d):
+    """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
+    card (rule 9a: the round ends)."""
+    s[TOTAL] = 0
+    _redeal(s, rng, p, d)
+    for q in range(s[N]):
+        if s[LIVES + q] > 0 and s[HAND_N + q] == 0:
+            _round_emptied(s, rng, p)
+            return False
+    return True
 
 
 @njit(**NJIT_OPTIONS)
@@ -383,21 +468,21 @@ def _redeal(s, rng, p, d):
     """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
     scratch = scratch_at(s)
     m = 0
-    for k in range(N_KINDS):
-        c = 0
+    kinds = 0
+    for q in range(s[N]):
+        kinds |= s[HELD + q]
+    while kinds != 0:
+        k = lowest_bit(kinds)
+        kinds &= kinds - 1
         for q in range(s[N]):
-            c += s[hand(q) + k]
+            for _ in range(s[hand(q) + k]):
+                s[scratch + m] = k
+                m += 1
             s[hand(q) + k] = 0
-        for _ in range(c):
-            s[scratch + m] = k
-            m += 1
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
-    shuffle_range(s, scratch, m, rng)
-    q = p
-    for i in range(m):
-        q = _next(s, q, d)
-        _give(s, q, s[scratch + m - 1 - i])
+    _shuffle(s, scratch, m, rng)
+    _deal(s, scratch + m - 1, m, p, d)
 
 
 # ------------------------------------------------------------------ outcome

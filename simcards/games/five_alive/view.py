@@ -45,10 +45,14 @@ LEGAL = LAYOUT.block("LEGAL", MAX_PLAYERS, 1, visibility="seat")
 DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")
 HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, N_KINDS, visibility="seat")  # s[HANDS + p * N_KINDS + kind]
 RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
+# the next seat still in the game after each seat, counter-clockwise then clockwise
+# (kept by the fast engine when a seat goes out: a turn reads it instead of searching)
+NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 2, MAX_PLAYERS, visibility="hidden")
 # the pile since the last reshuffle, bottom card first (pile[0:PILE_N], zeros after)
 PILE = LAYOUT.block("PILE", MAX_DECK)
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
-# stock[0:STOCK_N] (top last), then scratch[0:DECK] for a redeal
+# four runs of DECK cards: the stock (stock[0:STOCK_N], top last), scratch for a redeal,
+# the deck sorted by kind (set once, copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK", visibility="hidden")
 
 memory, remember = memory_accessors(MEMORY)
@@ -57,7 +61,7 @@ memory, remember = memory_accessors(MEMORY)
 @njit(**NJIT_OPTIONS)
 def state_size(deck):
     """Length of the state array for a deck of ``deck`` cards (both engines)."""
-    return STOCK + 2 * deck
+    return STOCK + 4 * deck
 
 
 View = namedtuple("View", ["s", "seat"])
