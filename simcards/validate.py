@@ -9,7 +9,8 @@ import numpy as np
 from simcards.errors import SimcardsError
 
 MAX_GAME_INDEX = (1 << 63) - 1          # game indices are int64 in the kernels
-_ROW_COPIES = 2                         # the frame (built once, in place) + a summary's temporaries
+_ROW_COPIES = 3                         # the frame (built once, in place) + a summary's grouping
+                                        # (measured: 1.7 frames for a rotated summary)
 
 
 def is_int(value: Any) -> bool:
@@ -57,7 +58,7 @@ def check_game_index(index: Any) -> int:
 
 def row_bytes(spec, n_players: int, rules=None) -> int:
     """Memory one game takes: its frame rows (simcards.frame: each column in its own type, under
-    these rules, the defaults if None), twice over for what a summary's grouping adds."""
+    these rules, the defaults if None), and what a summary's grouping adds."""
     from simcards.frame import row_bytes as frame_row_bytes
     rules = rules or spec.resolve_rules({})
     return _ROW_COPIES * n_players * frame_row_bytes(spec, rules, n_players)
