@@ -1,7 +1,7 @@
 """A validated batch of games, and the one place that turns kernel records into a frame.
 
 The layers of a run, each importing only those below it:
-``batch`` (validated inputs, one chunk on the calling thread, records to frame) ->
+``batch`` (validated inputs, one chunk on the calling thread, records to frame: simcards.frame) ->
 ``runner`` (chunks on threads or a Dask cluster, run folders) ->
 ``simulate``/CLI/reports/bench/replay on top.
 """
@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import IllegalMoveError, SimcardsError
+from simcards.frame import FrameBuilder
 from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST_STRATEGY,
                               STATUS_SIZE, load_kernel)
 from simcards.registry import GameSpec, get_game
@@ -99,27 +100,19 @@ def raise_illegal(batch: Batch, status: np.ndarray) -> None:
                            f"not a legal answer to the {decision!r} decision")
 
 
+def frame_attrs(batch: Batch) -> dict[str, Any]:
+    """What a frame says about its run (``frame.attrs``)."""
+    return dict(game=batch.spec.name, strategies=list(batch.strategies), rules=dict(batch.rules),
+                seed=batch.seed, n_players=batch.n_players)
+
+
+def frame_builder(batch: Batch, n_games: int) -> FrameBuilder:
+    """Empty columns for ``n_games`` games of this batch (simcards.frame)."""
+    return FrameBuilder(batch.spec, batch.rules, batch.n_players, batch.names, n_games)
+
+
 def to_frame(batch: Batch, seat_out: np.ndarray, game_out: np.ndarray, start: int = 0) -> pd.DataFrame:
-    """One row per (game, seat): the tidy frame every report reads."""
-    count, n, _ = seat_out.shape
-    wins = seat_out[:, :, 0]
-    winners = wins.sum(axis=1, keepdims=True)
-    share = np.divide(wins, winners, out=np.zeros(wins.shape, np.float64), where=winners > 0)
-    cols: dict[str, Any] = {
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int16), count),
-        "strategy": pd.Categorical.from_codes(np.tile(batch.sids, count),
-                                              categories=list(batch.names)),
-        "win_share": share.reshape(-1),
-        "rank": seat_out[:, :, 1].reshape(-1).astype(np.int16),
-    }
-    for j, name in enumerate(batch.spec.seat_columns):
-        cols[name] = seat_out[:, :, 2 + j].reshape(-1)
-    for j, name in enumerate(batch.spec.game_columns):
-        cols[name] = np.repeat(game_out[:, j], n)
-    frame = pd.DataFrame(cols)
-    if "unfinished" in frame:
-        frame["unfinished"] = frame["unfinished"].astype(bool)
-    frame.attrs.update(game=batch.spec.name, strategies=list(batch.strategies),
-                       rules=dict(batch.rules), seed=batch.seed, n_players=n)
-    return frame
+    """One row per (game, seat): the tidy frame every report reads (simcards.frame)."""
+    builder = frame_builder(batch, seat_out.shape[0])
+    builder.put(0, seat_out, game_out, start, builder.codes(batch.strategies))
+    return builder.frame(frame_attrs(batch))

@@ -234,7 +234,7 @@ def run_cmd(
         outputs.clear_run_folder(run_dir)
     with progress_bar(err, games) as bar:
         if rotated:
-            result = execute_rotated(spec_for, names, games, execute, run_dir, backend=backend,
+            result = execute_rotated(spec_for, names, games, run_dir, backend=backend,
                                      resume=resume, progress=bar.advance)
         else:
             result = execute(run, backend, run_dir, resume, progress=bar.advance)

@@ -31,6 +31,11 @@ UNFINISHED = "unfinished"
 #: Columns of every frame before the game's own.
 FRAME_COLUMNS = ("game", "seat", "strategy", "win_share", "rank")
 
+#: ``column_bounds(resolved_rules, n_players) -> {column: (least, greatest)}``: every value a
+#: seat or game column can take under these rules ("unfinished" aside), from which the frame
+#: stores each column in the narrowest integer type that holds it (simcards.frame).
+ColumnBounds = Callable[[dict, int], Mapping[str, tuple[int, int]]]
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -52,6 +57,7 @@ class GameSpec:
     summary: str = ""
     check_rules: Callable[[dict], None] | None = None  # cross-option checks, raise SimcardsError
     step_column: str = "turns"      # the game column that counts a game's steps (speed is per step)
+    column_bounds: ColumnBounds | None = None   # least and greatest value of every result column
 
     def __post_init__(self) -> None:
         if UNFINISHED in self.game_columns:
@@ -139,6 +145,7 @@ def contract_problems(spec: GameSpec) -> list[str]:
         else:
             problems += [f"reference.Game.{m}" for m in REFERENCE_METHODS
                          if not callable(getattr(game, m, None))]
+    problems += bounds_problems(spec)
     if any(d.default for d in spec.decisions):
         try:
             defaults = importlib.import_module(spec.package + ".defaults")
@@ -147,6 +154,27 @@ def contract_problems(spec: GameSpec) -> list[str]:
         except ImportError as exc:
             problems.append(f"{spec.package}.defaults cannot be imported ({exc})")
     return problems
+
+
+def bounds_problems(spec: GameSpec) -> list[str]:
+    """What ``column_bounds`` lacks, checked under the default rules and the fewest players."""
+    if spec.column_bounds is None:
+        return ["column_bounds (the least and greatest value of every result column, by rules)"]
+    try:
+        bounds = spec.column_bounds(spec.resolve_rules({}), spec.min_players)
+    except Exception as exc:  # a game's own code: say what failed, do not crash the discovery
+        return [f"column_bounds fails under the default rules ({type(exc).__name__}: {exc})"]
+    wanted = [c for c in spec.seat_columns + spec.game_columns if c != UNFINISHED]
+    problems = [f"column_bounds[{c!r}]" for c in wanted if c not in bounds]
+    problems += [f"column_bounds[{c!r}] = {b!r} (expected two integers, least first)"
+                 for c, b in bounds.items() if c in wanted and not _is_range(b)]
+    return problems
+
+
+def _is_range(b) -> bool:
+    return (isinstance(b, tuple) and len(b) == 2
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in b)
+            and b[0] <= b[1])
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -3,7 +3,7 @@
 A game's deal stream depends only on (seed, game index), so playing the same
 game indices under each seating of ``simcards.designs.rotated_lineups`` deals
 every seating the same games. The frame gains a column ``order`` (the seating's
-index in the design); ``game`` still names the deal, so a deal's rows are all
+index in the design, int8); ``game`` still names the deal, so a deal's rows are all
 rows with that game index. ``simcards.summarize`` then reports each strategy
 net of seat and neighbour, with intervals from the variation between deals.
 """
@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
+from simcards.batch import frame_attrs
 from simcards.designs import rotated_lineups
 from simcards.errors import SimcardsError
-
-ORDER = "order"
+from simcards.frame import FrameBuilder
+from simcards.runner import Rows, RunSpec, ThreadBackend, play_rows
 
 
 def should_rotate(rotate: bool | None, strategies: Sequence[str], summary_only: bool = False) -> bool:
@@ -40,52 +40,48 @@ def deals_for(n_games: int, seatings: int) -> int:
     return max(1, -(-int(n_games) // seatings))
 
 
-def tag(frame: pd.DataFrame, order: int) -> pd.DataFrame:
-    frame.insert(0, ORDER, np.int16(order))
-    return frame
-
-
-def combine(parts: list[pd.DataFrame], strategies: Sequence[str], seatings: list[tuple[str, ...]],
-            deals: int) -> pd.DataFrame:
-    """One frame of every seating's rows; strategies as one categorical over all seatings."""
-    names = sorted(set(strategies))
-    frame = pd.concat(parts, ignore_index=True)
-    frame["strategy"] = pd.Categorical(frame["strategy"].astype(str), categories=names)
-    attrs = dict(parts[0].attrs)
-    attrs.update(strategies=list(strategies), rotated=True, seatings=[list(s) for s in seatings],
-                 deals=int(deals))
-    frame.attrs.update(attrs)
-    return frame
-
-
 def simulate_rotated(game: str, strategies: Sequence[str], n_games: int, seed: int = 0,
-                     rules: Mapping[str, Any] | None = None, **kwargs) -> pd.DataFrame:
+                     rules: Mapping[str, Any] | None = None, *, start: int = 0,
+                     threads: int | None = None, chunk_size: int | None = None,
+                     progress: Callable[[int], None] | None = None,
+                     strategy_dirs: Sequence[str] = ()) -> pd.DataFrame:
     """``simulate(..., rotate=True)``: about ``n_games`` games, as whole deals times seatings.
 
-    Deals 0..D-1 (D = ceil(n_games / seatings)) are each played in every seating
-    of the design; keyword arguments go to ``simulate`` (start, threads, ...)."""
-    from simcards.simulate import simulate
+    Deals start..start+D-1 (D = ceil(n_games / seatings)) are each played in every seating
+    of the design."""
     if isinstance(strategies, str):
         strategies = [s.strip() for s in strategies.split(",")]
-    seatings = rotated_lineups(strategies)
-    deals = deals_for(n_games, len(seatings))
-    parts = [tag(simulate(game, list(s), deals, seed, rules, **kwargs), k)
-             for k, s in enumerate(seatings)]
-    return combine(parts, strategies, seatings, deals)
+
+    def run_spec_for(seating: Sequence[str], deals: int):
+        return RunSpec.create(game, seating, deals, seed, rules, start, chunk_size,
+                              strategy_dirs=strategy_dirs, threads=threads)
+
+    return execute_rotated(run_spec_for, strategies, n_games, backend=ThreadBackend(threads),
+                           progress=progress)
 
 
 def execute_rotated(run_spec_for: Callable[[Sequence[str], int], Any], strategies: Sequence[str],
-                    n_games: int, execute: Callable, run_dir: Path | None = None,
-                    **kwargs) -> pd.DataFrame:
-    """The CLI's rotated run: one run per seating (each in ``run_dir/order-K`` when given, so
-    it resumes seating by seating); ``run_spec_for(seating, deals)`` builds each RunSpec."""
+                    n_games: int, run_dir: Path | None = None, backend=None, resume: bool = False,
+                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """A rotated run: one run per seating (each in ``run_dir/order-K`` when given, so it resumes
+    seating by seating), all their chunks on one backend, every row written once into one
+    frame; ``run_spec_for(seating, deals)`` builds each RunSpec.
+
+    The frame gains the column ``order`` (int8, first) and holds strategies as one
+    categorical over the line-up's distinct names, sorted."""
     seatings = rotated_lineups(strategies)
     deals = deals_for(n_games, len(seatings))
-    parts = []
-    for k, seating in enumerate(seatings):
-        folder = None if run_dir is None else Path(run_dir) / f"order-{k:02d}"
-        parts.append(tag(execute(run_spec_for(seating, deals), run_dir=folder, **kwargs), k))
-    return combine(parts, strategies, seatings, deals)
+    runs = [run_spec_for(seating, deals) for seating in seatings]
+    batch = runs[0].batch()
+    builder = FrameBuilder(batch.spec, batch.rules, batch.n_players, sorted(set(strategies)),
+                           deals * len(seatings), order=True)
+    parts = [Rows(run, None if run_dir is None else Path(run_dir) / f"order-{k:02d}", k * deals, k)
+             for k, run in enumerate(runs)]
+    play_rows(builder, parts, backend, resume, progress)
+    attrs = frame_attrs(batch)
+    attrs.update(strategies=list(strategies), rotated=True, seatings=[list(s) for s in seatings],
+                 deals=int(deals))
+    return builder.frame(attrs)
 
 
 def describe(frame: pd.DataFrame) -> str:

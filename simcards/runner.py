@@ -22,7 +22,8 @@ import pandas as pd
 import simcards
 from simcards.config import DEFAULT_CHUNK, default_threads
 from simcards.errors import SimcardsError
-from simcards.batch import Batch, prepare, run_range, to_frame
+from simcards.batch import Batch, frame_attrs, frame_builder, prepare, run_range
+from simcards.frame import FrameBuilder
 from simcards.totals import Totals, totals_from_records
 from simcards.validate import check_optional_counts, check_run_size
 
@@ -62,7 +63,7 @@ class RunSpec:
         if not isinstance(start, (int, np.integer)) or start < 0:
             raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
         check_optional_counts(threads=threads)
-        check_run_size(batch.spec, len(batch.strategies), start, n_games, summary_only)
+        check_run_size(batch.spec, len(batch.strategies), start, n_games, summary_only, batch.rules)
         if chunk_size is None:
             # one chunk per thread for small runs, so that every thread has work
             chunk_size = min(DEFAULT_CHUNK, max(1, -(-int(n_games) // (threads or default_threads()))))
@@ -93,7 +94,7 @@ class RunSpec:
                    tuple(d.get("kernel_strategies", ())), tuple(d.get("strategy_dirs", ())))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)   # a rotated run has up to 24 seat orders
 def _batch(run: RunSpec) -> Batch:
     return prepare(run.game, run.strategies, run.seed, dict(run.rules), run.kernel_strategies,
                    run.strategy_dirs)
@@ -128,36 +129,56 @@ def _fault_injection(index: int) -> None:
 
 
 # ------------------------------------------------------------------ backends
+#: A unit of work: (run, chunk index, first game index, games).
+Task = tuple[RunSpec, int, int, int]
+#: ``finish(position, result)``: what becomes of a chunk's result where it was played (on the
+#: worker thread of a ThreadBackend; on this process's main thread for a Dask cluster).
+Finish = Callable[[int, Any], Any]
+
+
+def _kernels(tasks: Sequence[Task]) -> None:
+    """Compile or load every run's kernel once, before any thread or worker starts."""
+    for run in dict.fromkeys(t[0] for t in tasks):
+        run.batch().kernel()
+
+
 class ThreadBackend:
     """Chunks on threads of this process (the kernels release the GIL)."""
 
     def __init__(self, threads: int | None = None):
         self.threads = threads or default_threads()
 
-    def run(self, run: RunSpec, chunks: list[tuple[int, int, int]], on_result: Callable) -> None:
-        run.batch().kernel()  # compile or load once, before the threads start
-        if self.threads == 1:
-            for index, first, count in chunks:
-                on_result(index, count, play_chunk(run, index, first, count))
+    def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
+            finish: Finish | None = None) -> None:
+        """Play every task; ``on_result(position, result)`` on this thread as each one ends."""
+        _kernels(tasks)
+
+        def work(i: int):
+            result = play_chunk(*tasks[i])
+            return finish(i, result) if finish else result
+
+        if self.threads == 1 or len(tasks) == 1:
+            for i in range(len(tasks)):
+                on_result(i, work(i))
             return
         with ThreadPoolExecutor(max_workers=self.threads) as pool:
-            _windowed(chunks, lambda c: pool.submit(play_chunk, run, *c), 2 * self.threads, on_result)
+            _windowed(len(tasks), lambda i: pool.submit(work, i), 2 * self.threads, on_result)
 
 
-def _windowed(chunks: list[tuple[int, int, int]], submit: Callable, window: int,
-              on_result: Callable) -> None:
-    """Keep at most ``window`` chunks in flight, so memory does not grow with the run.
+def _windowed(n_tasks: int, submit: Callable[[int], Future], window: int,
+              on_result: Callable[[int, Any], None]) -> None:
+    """Keep at most ``window`` tasks in flight, so memory does not grow with the run.
 
-    Chunks are submitted in order; after a failure nothing new is submitted and
-    the chunks in flight finish, so every chunk before the failing one has run
-    and the failure raised is that of the lowest chunk, whatever the timing."""
-    todo = iter(chunks)
-    inflight: dict[Future, tuple[int, int]] = {}
+    Tasks are submitted in order; after a failure nothing new is submitted and
+    the tasks in flight finish, so every task before the failing one has run
+    and the failure raised is that of the lowest task, whatever the timing."""
+    todo = iter(range(n_tasks))
+    inflight: dict[Future, int] = {}
     failures: dict[int, BaseException] = {}
 
     def submit_next() -> None:
-        for chunk in todo:
-            inflight[submit(chunk)] = (chunk[0], chunk[2])
+        for i in todo:
+            inflight[submit(i)] = i
             return
 
     for _ in range(window):
@@ -165,12 +186,12 @@ def _windowed(chunks: list[tuple[int, int, int]], submit: Callable, window: int,
     while inflight:
         done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
         for fut in done:
-            index, count = inflight.pop(fut)
+            i = inflight.pop(fut)
             exc = fut.exception()
             if exc is not None:
-                failures[index] = exc
+                failures[i] = exc
             else:
-                on_result(index, count, fut.result())
+                on_result(i, fut.result())
             if not failures:
                 submit_next()
     if failures:
@@ -185,12 +206,14 @@ class DaskBackend:
         self.address = address
         self.workers = workers
 
-    def run(self, run: RunSpec, chunks: list[tuple[int, int, int]], on_result: Callable) -> None:
+    def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
+            finish: Finish | None = None) -> None:
+        """As ThreadBackend.run; ``finish`` runs here, as each chunk's records arrive."""
         try:
             from dask.distributed import Client, LocalCluster, as_completed
         except ImportError:
             raise SimcardsError("--cluster needs dask.distributed: pip install 'simcards[dask]'") from None
-        run.batch().kernel()  # fill the numba cache before workers start loading it
+        _kernels(tasks)  # fill the numba cache before workers start loading it
         cluster = None
         if self.address == "local":
             cluster = LocalCluster(n_workers=self.workers or default_threads(), threads_per_worker=1,
@@ -204,21 +227,23 @@ class DaskBackend:
         try:
             # a bounded number of tasks on the scheduler at once: memory stays flat on both sides
             window = 4 * max(1, len(client.scheduler_info().get("workers", {})) or (self.workers or 2))
-            todo = iter(chunks)
+            todo = iter(range(len(tasks)))
             futures: dict = {}
 
             def submit_next():
-                for i, first, count in todo:
-                    fut = client.submit(play_chunk, run, i, first, count, pure=False,
-                                        key=f"simcards-chunk-{i}-{first}-{count}-{id(run)}")
-                    futures[fut] = (i, count)
+                for i in todo:
+                    run, index, first, count = tasks[i]
+                    fut = client.submit(play_chunk, run, index, first, count, pure=False,
+                                        key=f"simcards-chunk-{index}-{first}-{count}-{id(run)}")
+                    futures[fut] = i
                     return fut
                 return None
 
             queue = as_completed([f for f in (submit_next() for _ in range(window)) if f is not None])
             for fut in queue:
-                index, count = futures.pop(fut)
-                on_result(index, count, fut.result())   # a failed chunk raises here
+                i = futures.pop(fut)
+                result = fut.result()   # a failed chunk raises here
+                on_result(i, finish(i, result) if finish else result)
                 fut.release()
                 nxt = submit_next()
                 if nxt is not None:
@@ -305,6 +330,17 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 # ------------------------------------------------------------------ the run
+@dataclass
+class Rows:
+    """A run whose games fill the rows of games ``game``.. of a FrameBuilder: its chunks are
+    saved in ``run_dir`` when given (with ``order``: the seat order of a rotated run)."""
+
+    run: RunSpec
+    run_dir: str | Path | None = None
+    game: int = 0
+    order: int | None = None
+
+
 def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resume: bool = False,
             progress: ProgressFn | None = None) -> pd.DataFrame | Totals:
     """Play a run and return its frame (or its Totals when summary-only).
@@ -312,56 +348,84 @@ def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resum
     With ``run_dir``, every finished chunk is saved there first; with ``resume``
     only the chunks missing from the folder are played."""
     backend = backend or ThreadBackend()
-    if run_dir is None and not run.summary_only:
-        # in memory: records straight into one array each, one frame at the end
-        batch = run.batch()
-        seat_out, game_out = _records(run, backend, progress)
-        return to_frame(batch, seat_out, game_out, run.start)
+    if run.summary_only:
+        return _totals(run, backend, run_dir, resume, progress)
+    batch = run.batch()
+    builder = frame_builder(batch, run.n_games)
+    play_rows(builder, [Rows(run, run_dir)], backend, resume, progress)
+    return builder.frame(frame_attrs(batch))
+
+
+def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume: bool = False,
+              progress: ProgressFn | None = None) -> None:
+    """Play every run of ``parts`` into the builder's rows, all chunks on one backend.
+
+    Each chunk's records become frame rows on the thread that played it (and, with a run
+    folder, its part is written there too), so the end of a run only wraps the columns."""
+    backend = backend or ThreadBackend()
+    tasks: list[Task] = []
+    plans: list[tuple[Rows, RunFolder | None, np.ndarray]] = []   # per task
+    for part in parts:
+        run = part.run
+        folder = RunFolder(Path(part.run_dir), run, resume) if part.run_dir is not None else None
+        done = folder.done() if folder else set()
+        codes = builder.codes(run.strategies)
+        for index, first, count in run.chunks():
+            if index in done:    # a chunk saved by an earlier try: its rows from the part
+                builder.put_frame(part.game + first - run.start, folder.load(index), part.order)
+            else:
+                tasks.append((run, index, first, count))
+                plans.append((part, folder, codes))
+        if progress and done:
+            progress(sum(c for i, _, c in run.chunks() if i in done))
+
+    def finish(i: int, records) -> None:
+        (part, folder, codes), (_, index, first, count) = plans[i], tasks[i]
+        game = part.game + first - part.run.start
+        builder.put(game, *records, first, codes, part.order)
+        if folder:
+            folder.save(index, builder.rows(game, count))
+
+    def on_result(i: int, _) -> None:
+        if progress:
+            progress(tasks[i][3])
+
+    if tasks:
+        backend.run(tasks, on_result, finish)
+
+
+def _totals(run: RunSpec, backend, run_dir: str | Path | None, resume: bool,
+            progress: ProgressFn | None) -> Totals:
+    """A summary-only run: every chunk's totals, summed as they come (and saved in ``run_dir``)."""
     chunks = run.chunks()
     folder = RunFolder(Path(run_dir), run, resume) if run_dir is not None else None
     done = folder.done() if folder else set()
     if progress and done:
         progress(sum(c for i, _, c in chunks if i in done))
-    batch = run.batch()
-    results: dict[int, Any] = {}
     total: Totals | None = None
+    seen: set[int] = set()
+    todo = [(run, *c) for c in chunks if c[0] not in done]
 
-    def on_result(index: int, count: int, result) -> None:
-        if not run.summary_only:
-            seat_out, game_out = result
-            result = to_frame(batch, seat_out, game_out, chunks[index][1])
+    def add(index: int, totals: Totals) -> None:
+        # totals are summed as they come; a chunk is never counted twice
+        nonlocal total
+        if index not in seen:
+            seen.add(index)
+            total = totals if total is None else total.add(totals)
+
+    def on_result(i: int, totals: Totals) -> None:
+        _, index, _, count = todo[i]
         if folder:
-            folder.save(index, result)
-        if run.summary_only:
-            _add(index, result)
-        elif folder is None:
-            results[index] = result
+            folder.save(index, totals)
+        add(index, totals)
         if progress:
             progress(count)
 
-    seen: set[int] = set()
-
-    def _add(index: int, totals: Totals) -> None:
-        # totals are summed as they come; a chunk is never counted twice
-        nonlocal total
-        if index in seen:
-            return
-        seen.add(index)
-        total = totals if total is None else total.add(totals)
-
-    todo = [c for c in chunks if c[0] not in done]
     if todo:
-        backend.run(run, todo, on_result)
-    if run.summary_only:
-        for index in sorted(done):
-            _add(index, folder.load(index))
-        return total
-    parts = [results[i] if i in results else folder.load(i) for i, _, _ in chunks]
-    frame = pd.concat(parts, ignore_index=True)
-    frame["strategy"] = pd.Categorical(frame["strategy"].astype(str), categories=list(batch.names))
-    frame.attrs.update(game=batch.spec.name, strategies=list(batch.strategies), rules=dict(batch.rules),
-                       seed=batch.seed, n_players=batch.n_players)
-    return frame
+        backend.run(todo, on_result)
+    for index in sorted(done):
+        add(index, folder.load(index))
+    return total
 
 
 def _records(run: RunSpec, backend, progress: ProgressFn | None = None
@@ -370,15 +434,16 @@ def _records(run: RunSpec, backend, progress: ProgressFn | None = None
     batch = run.batch()
     seat_out = np.zeros((run.n_games, batch.n_players, batch.seat_width), np.int64)
     game_out = np.zeros((run.n_games, len(batch.spec.game_columns)), np.int64)
-    chunks = run.chunks()
+    tasks = [(run, *c) for c in run.chunks()]
 
-    def on_result(index: int, count: int, result) -> None:
-        lo = chunks[index][1] - run.start
+    def on_result(i: int, result) -> None:
+        _, _, first, count = tasks[i]
+        lo = first - run.start
         seat_out[lo:lo + count], game_out[lo:lo + count] = result
         if progress:
             progress(count)
 
-    backend.run(run, chunks, on_result)
+    backend.run(tasks, on_result)
     return seat_out, game_out
 
 

@@ -97,8 +97,25 @@ def strategy_roots(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[Path,
 
 
 # ------------------------------------------------------------------ listing
+_read: dict[Path, tuple[tuple[int, int], tuple[str, str]]] = {}   # path -> (stamp, what it said)
+
+
 def _static_problem(path: Path) -> tuple[str, str]:
-    """(docstring, problem) read from the file without running it."""
+    """(docstring, problem) read from the file without running it; parsed again only when the
+    file's modification time or size changed (every run lists the strategies, so every
+    ``simulate`` call would parse every file of the game)."""
+    try:
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        return _parse(path)
+    known = _read.get(path)
+    if known is None or known[0] != stamp:
+        known = _read[path] = (stamp, _parse(path))
+    return known[1]
+
+
+def _parse(path: Path) -> tuple[str, str]:
     if not path.stem.isidentifier():
         return "", (f"strategy file {path}: the name {path.stem!r} is not a Python identifier "
                     "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")")

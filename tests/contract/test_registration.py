@@ -57,3 +57,16 @@ def test_declaring_the_standard_column_or_a_column_twice_fails():
 
 def test_every_shipped_game_meets_the_contract(game):
     assert contract_problems(simcards.get_game(game)) == []
+
+
+def test_result_columns_need_declared_bounds(toy_package):
+    def problems(bounds):
+        return [p for p in contract_problems(_spec(toy_package, column_bounds=bounds)) if "column_bounds" in p]
+
+    assert any("least and greatest" in p for p in problems(None))
+    assert problems(lambda rules, n: {"score": (0, 9), "turns": (0, 99)}) == []
+    assert problems(lambda rules, n: {"score": (0, 9)}) == ["column_bounds['turns']"]
+    assert problems(lambda rules, n: {"score": (9, 0), "turns": (0, 1.5)}) == [
+        "column_bounds['score'] = (9, 0) (expected two integers, least first)",
+        "column_bounds['turns'] = (0, 1.5) (expected two integers, least first)"]
+    assert "ZeroDivisionError" in problems(lambda rules, n: {"score": (0, 1 // 0)})[0]

@@ -95,6 +95,19 @@ def test_a_killed_run_resumes_to_the_same_frame(tmp_path):
     pd.testing.assert_frame_equal(resumed, whole, check_categorical=False)
 
 
+def test_run_folder_parts_of_an_older_simcards_resume_into_the_narrow_frame(tmp_path, reference_frame):
+    run = RunSpec.create("five-alive", LINEUP, 6_000, seed=21, chunk_size=1_000)
+    folder = tmp_path / "run"
+    execute(run, run_dir=folder)
+    parts = sorted((folder / "parts").glob("*.parquet"))
+    for path in parts[:3]:      # as simcards wrote them before narrow types: every integer int64
+        old = pd.read_parquet(path)
+        old.astype({c: "int64" for c in old.columns if pd.api.types.is_integer_dtype(old[c])}
+                   ).to_parquet(path, index=False)
+    parts[4].unlink()           # and a chunk still to play
+    pd.testing.assert_frame_equal(execute(run, run_dir=folder, resume=True), reference_frame)
+
+
 def test_run_folder_guards(tmp_path):
     run = RunSpec.create("five-alive", LINEUP, 1_000, seed=1, chunk_size=500)
     execute(run, run_dir=tmp_path)

@@ -19,5 +19,6 @@ SPEC = register(GameSpec(
     check_rules=rules.check_rules,
     describe_move=rules.describe_move,
     card_names=rules.CARD_NAMES,
+    column_bounds=rules.column_bounds,
     step_column="turns",
 ))

@@ -97,6 +97,17 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     return row
 
 
+def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
+    """Every value each result column can take (GameSpec.column_bounds). Points only fall, by
+    a duel's damage (10 less the answer's value: at most 9), so a player ends above -DUEL_VALUE;
+    a turn is counted only below the cap and starts at most one duel (a duel card ends the
+    chain of aces that gives a turn more than one card)."""
+    cap = rules["turn_cap"]
+    points = rules["points"]
+    return {"points": (-DUEL_VALUE, points), "dealt_mask": (0, (1 << N_KINDS) - 1),
+            "turns": (0, cap), "duels": (0, cap), "points_lost": (0, n_players * (points + DUEL_VALUE))}
+
+
 def describe_move(kind: int, move: int) -> str:
     """A strategy's answer in words: a card or a rank for card decisions, a seat for a target."""
     if kind == TARGET:

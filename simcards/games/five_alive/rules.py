@@ -97,5 +97,14 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     return row
 
 
+def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
+    """Every value each result column can take (GameSpec.column_bounds): lives only fall
+    (a Life card costs the others a life), a turn is counted only below the cap, a round
+    starts after a turn (the first one aside), and a bust is a turn."""
+    cap = rules["turn_cap"]
+    return {"lives": (0, rules["lives"]), "dealt_mask": (0, (1 << N_KINDS) - 1),
+            "rounds": (0, cap + 1), "turns": (0, cap), "busts": (0, cap)}
+
+
 def describe_move(kind: int, move: int) -> str:
     return CARD_NAMES[move] if 0 <= move < N_KINDS else f"card kind {move}"

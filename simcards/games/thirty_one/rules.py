@@ -172,6 +172,22 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     return row
 
 
+def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
+    """Every value each result column can take (GameSpec.column_bounds). A player loses at
+    most one key a round and the game ends at 0; keys come from the box. A round has at most
+    turn_cap turns and ends with at most one declaration; a proposal and a quiet circle (a
+    refresh) take turns; a rebuild comes with a draw, and a turn renews the middle (three
+    draws) at most once (the bound allows twice that)."""
+    rounds = rules["round_cap"]
+    turns = rounds * rules["turn_cap"]
+    per_round = (0, rounds)
+    return {"keys": (0, rules["key_cards"]), "dealt_mask": (0, (1 << N_CARDS) - 1),
+            "declared": per_round, "proposals": (0, turns), "rounds": per_round, "turns": (0, turns),
+            "ends_31": per_round, "ends_33": per_round, "ends_678": per_round,
+            "ends_proposal": per_round, "ends_cap": per_round, "refreshes": (0, turns),
+            "rebuilds": (0, 6 * turns)}
+
+
 def describe_move(kind: int, move: int) -> str:
     """A move in words (kind TURN or VOTE, a vote on a proposal)."""
     if kind == VOTE:

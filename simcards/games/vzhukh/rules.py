@@ -125,6 +125,25 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     return row
 
 
+def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
+    """Every value each result column can take (GameSpec.column_bounds). In a round a card
+    scores as penalty once (taken stacks and Krable-Bums halves go to the discard pile, and
+    the stock is not refilled) except the card each Vzhukh joker brings back from the pile;
+    jokers still held score joker_penalty each. A round has at most action_cap steps
+    (actions and passes), and a take follows an attack, which uses a card."""
+    counts = deck_counts(rules)
+    jokers = sum(counts[N_NUMBERS:])
+    card_points = sum((k + 1) * counts[k] for k in range(N_NUMBERS)) + N_NUMBERS * counts[VZHUKH]
+    per_round = (0, card_points + jokers * rules["joker_penalty"])
+    steps = (0, ROUNDS * rules["action_cap"])
+    takes = (0, ROUNDS * (sum(counts) + counts[VZHUKH]))
+    return {"penalty": (0, ROUNDS * per_round[1]), "penalty_round1": per_round,
+            "penalty_round2": per_round, "penalty_round3": per_round, "takes": takes,
+            "jokers_left": (0, ROUNDS * jokers), "dealt_mask": (0, (1 << N_KINDS) - 1),
+            "rounds": (0, ROUNDS), "actions": steps, "passes": steps, "takes_total": takes,
+            "jokers_left_total": (0, ROUNDS * jokers)}
+
+
 def cards_text(kind: int, count: int) -> str:
     if 0 <= kind < N_KINDS:
         return f"{count} x {CARD_NAMES[kind]}"

@@ -1,0 +1,143 @@
+"""The frame (simcards.frame): every column in the narrowest type that holds the bounds the game
+declares, values equal to the kernel's int64 records, columns wrapped without a copy, and a
+memory per row that is the sum of the column types."""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simcards
+from simcards.batch import run_range, to_frame
+from simcards.errors import ContractError
+from simcards.frame import FrameBuilder, row_bytes
+from simcards.registry import UNFINISHED
+
+INTS = (np.int8, np.int16, np.int32, np.int64)
+
+
+def test_frame_values_equal_the_kernel_records(game, kit):
+    spec = simcards.get_game(game)
+    lineup = kit.lineups(game)[-1]
+    n, count, start = len(lineup), 300, 100
+    batch = kit.batch_for(game, lineup, 4)
+    seat_out, game_out = run_range(batch, start, count)
+    frame = to_frame(batch, seat_out, game_out, start)
+
+    def grid(column: str) -> np.ndarray:
+        return frame[column].to_numpy().reshape(count, n)
+
+    assert (grid("game") == np.arange(start, start + count)[:, None]).all()
+    assert (grid("seat") == np.arange(n)).all()
+    assert (frame["strategy"].astype(str).to_numpy().reshape(count, n) == np.array(lineup)).all()
+    assert (grid("rank").astype(np.int64) == seat_out[:, :, 1]).all()
+    for j, column in enumerate(spec.seat_columns):
+        assert (grid(column).astype(np.int64) == seat_out[:, :, 2 + j]).all(), column
+    for j, column in enumerate(spec.game_columns):
+        assert (grid(column).astype(np.int64) == game_out[:, j, None]).all(), column
+    wins = seat_out[:, :, 0]
+    winners = wins.sum(axis=1, keepdims=True)
+    assert (grid("win_share") == np.where(winners > 0, wins / np.maximum(winners, 1), 0.0)).all()
+
+
+def test_every_column_has_the_narrowest_type_its_bounds_allow(game, kit):
+    spec = simcards.get_game(game)
+    lineup = kit.lineups(game)[0]
+    frame = simcards.simulate(game, lineup, 50, seed=1)
+    assert frame["game"].dtype == np.int64 and frame["win_share"].dtype == np.float64
+    assert frame["seat"].dtype == np.int8 and frame["rank"].dtype == np.int8
+    assert frame[UNFINISHED].dtype == bool
+    assert isinstance(frame["strategy"].dtype, pd.CategoricalDtype)
+    assert frame["strategy"].cat.codes.dtype == np.int8
+    bounds = spec.column_bounds(spec.resolve_rules({}), len(lineup))
+    for column, (lo, hi) in bounds.items():
+        kind = frame[column].dtype.type
+        assert np.iinfo(kind).min <= lo and hi <= np.iinfo(kind).max, column       # it holds them
+        narrower = INTS[:INTS.index(kind)]
+        assert not any(np.iinfo(t).min <= lo and hi <= np.iinfo(t).max for t in narrower), column
+
+
+def test_rules_widen_a_column_only_when_its_bounds_grow():
+    lineup = ["random"] * 4
+    short = simcards.simulate("five-alive", lineup, 5, seed=1)
+    long = simcards.simulate("five-alive", lineup, 5, seed=1, rules={"turn_cap": 100_000})
+    assert short["turns"].dtype == np.int16 and long["turns"].dtype == np.int32
+    assert long["lives"].dtype == np.int8
+
+
+def test_every_rule_variant_stays_within_the_declared_bounds(game, kit):
+    """Each option's other values, at the player counts at both ends: a value outside the
+    bounds would raise ContractError while the frame is built."""
+    for label, rules in kit.rule_variants(game):
+        for lineup in (kit.lineups(game, 1)[0], kit.lineups(game, 1)[-1]):
+            if not kit.usable(game, lineup, rules):
+                continue
+            batch = kit.batch_for(game, lineup, 3, rules)
+            frame = to_frame(batch, *run_range(batch, 0, 40))
+            assert len(frame) == 40 * len(lineup), label
+
+
+def test_a_value_outside_its_bounds_raises_instead_of_wrapping(game, kit):
+    spec = simcards.get_game(game)
+    lineup = kit.lineups(game)[0]
+    batch = kit.batch_for(game, lineup, 2)
+    seat_out, game_out = run_range(batch, 0, 20)
+    step = spec.game_columns.index(spec.step_column)
+    longest = int(game_out[:, step].max())
+    narrow = types.SimpleNamespace(
+        name=spec.name, seat_columns=spec.seat_columns, game_columns=spec.game_columns,
+        column_bounds=lambda rules, n: {**spec.column_bounds(rules, n), spec.step_column: (0, longest - 1)})
+    builder = FrameBuilder(narrow, batch.rules, len(lineup), batch.names, 20)
+    with pytest.raises(ContractError, match=f"{spec.step_column}.*{longest}"):
+        builder.put(0, seat_out, game_out, 0, builder.codes(lineup))
+
+
+def test_the_frame_wraps_its_columns_without_a_copy(game, kit):
+    lineup = kit.lineups(game)[0]
+    batch = kit.batch_for(game, lineup, 5)
+    builder = FrameBuilder(batch.spec, batch.rules, len(lineup), batch.names, 30)
+    builder.put(0, *run_range(batch, 0, 30), 0, builder.codes(lineup))
+    frame = builder.frame({})
+    for column in frame.columns:
+        values = frame[column].array.codes if column == "strategy" else frame[column].to_numpy()
+        assert np.shares_memory(values, builder.columns[column]), column
+
+
+def test_a_frame_is_refused_before_every_game_is_written(game, kit):
+    lineup = kit.lineups(game)[0]
+    batch = kit.batch_for(game, lineup, 5)
+    builder = FrameBuilder(batch.spec, batch.rules, len(lineup), batch.names, 30)
+    builder.put(0, *run_range(batch, 0, 20), 0, builder.codes(lineup))
+    with pytest.raises(RuntimeError, match="20 of its 30 games"):
+        builder.frame({})
+
+
+def test_memory_per_row_is_the_sum_of_the_column_types(game, kit):
+    """A row costs what its types say and no more; at four players (or the most the game
+    allows) 10**6 games stay under 300 MB, the issue's target."""
+    spec = simcards.get_game(game)
+    n = min(4, spec.max_players)
+    lineup = [kit.all_strategies(game)[0]] * n
+    frame = simcards.simulate(game, lineup, 2_000, seed=1)
+    per_row = frame.memory_usage(deep=True, index=False).sum() / len(frame)
+    assert per_row <= row_bytes(spec, spec.resolve_rules({}), n) + 1      # + the category names
+    assert per_row * n * 10**6 < 300e6
+
+
+def test_a_rotated_frame_holds_each_seat_order_as_played_alone(game, kit):
+    spec = simcards.get_game(game)
+    lineup = kit.lineups(game)[0][:2]
+    if len(lineup) < spec.min_players or len(set(lineup)) < 2:
+        lineup = kit.all_strategies(game)[:spec.min_players]
+    frame = simcards.simulate(game, lineup, 60, seed=7, rotate=True, start=11, threads=2, chunk_size=7)
+    plain = simcards.simulate(game, lineup, 30, seed=7, start=11)
+    assert list(frame.columns) == ["order"] + list(plain.columns)
+    assert frame["order"].dtype == np.int8
+    assert (frame.dtypes.drop("order") == plain.dtypes).all()
+    assert list(frame["strategy"].cat.categories) == sorted(set(lineup))
+    for k, seating in enumerate(frame.attrs["seatings"]):
+        alone = simcards.simulate(game, seating, frame.attrs["deals"], seed=7, start=11)
+        rows = frame[frame["order"] == k].drop(columns="order").reset_index(drop=True)
+        pd.testing.assert_frame_equal(rows, alone, check_categorical=False)
