@@ -97,12 +97,6 @@ def shuffle_range(a, lo, n, state):
 
 
 @njit(**NJIT_OPTIONS)
-def shuffle_range_batched(a, lo, n, state, tmp):
-    """``shuffle_range_ahead`` with its draws in a[tmp:tmp+n-1], scratch space of the caller's."""
-    shuffle_range_ahead(a, lo, n, state, a[tmp:])
-
-
-@njit(**NJIT_OPTIONS)
 def shuffle_range_ahead(a, lo, n, state, draws):
     """``shuffle_range(a, lo, n, state)``: the same permutation from the same numbers, in
     about half the time. Every draw is computed first, in a loop the compiler runs on SIMD

@@ -78,7 +78,7 @@ def _unmix(z: int) -> int:
     return unshift(z * pow(rng._M1, -1, 1 << 64) & rng.MASK64, 30)
 
 
-def test_batched_shuffle_is_the_same_shuffle():
+def test_shuffle_ahead_redraws_like_shuffle_range():
     for n in (0, 1, 2, 3, 8, 9, 17, 53, 54):
         for game in range(20):
             plain, batched = rng.new_state(), rng.new_state()
@@ -87,7 +87,7 @@ def test_batched_shuffle_is_the_same_shuffle():
             a = np.arange(120, dtype=np.int64)
             b = a.copy()
             rng.shuffle_range(a, 5, n, plain)
-            rng.shuffle_range_batched(b, 5, n, batched, 60)      # scratch: b[60:60 + n - 1]
+            rng.shuffle_range_ahead(b, 5, n, batched, b[60:])      # scratch: b[60:60 + n - 1]
             assert a[5:5 + n].tolist() == b[5:5 + n].tolist() and plain[0] == batched[0]
     # a state whose first draw Lemire's method rejects (its top 32 bits are 0): drawn again
     start = (_unmix(12345) - rng.GOLDEN) & rng.MASK64
@@ -96,6 +96,6 @@ def test_batched_shuffle_is_the_same_shuffle():
     a = np.arange(120, dtype=np.int64)
     b = a.copy()
     rng.shuffle_range(a, 0, 50, plain)
-    rng.shuffle_range_batched(b, 0, 50, batched, 60)
+    rng.shuffle_range_ahead(b, 0, 50, batched, b[60:])
     assert a[:50].tolist() == b[:50].tolist()
     assert plain[0] == batched[0] == (start + 50 * rng.GOLDEN) & rng.MASK64  # 49 draws + 1 redraw

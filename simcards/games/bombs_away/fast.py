@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.engine import bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
@@ -66,7 +66,7 @@ from simcards.games.bombs_away.view import (
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
     S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
-from simcards.rng import rand_below, shuffle_range_batched
+from simcards.rng import rand_below, shuffle_range_ahead
 
 DONE = -1
 _FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...
@@ -99,8 +99,8 @@ _NONE = np.int64(-1)     # "no rank named", "nothing to answer"; typed int64, no
 
 # how each function is compiled (the module's docstring says why)
 _LEAF = {**NJIT_OPTIONS, "inline": "always"}            # numba copies the IR into the caller
-_HOT = {**NJIT_OPTIONS, "forceinline": True}            # LLVM inlines the compiled function
-_CALL = {**NJIT_OPTIONS, "forceinline": False}          # called
+_HOT = FORCEINLINE_NJIT_OPTIONS                         # LLVM inlines the compiled function
+_CALL = NJIT_OPTIONS                                    # called
 _INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 
 
@@ -130,7 +130,7 @@ def _next(s, n, p, d):
 def _shuffle_stock(s, rng):
     """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down), its random
     indices drawn first into the hidden scratch block."""
-    shuffle_range_batched(s, A_STOCK, s[S_STOCK_N], rng, A_SCRATCH)
+    shuffle_range_ahead(s, A_STOCK, s[S_STOCK_N], rng, s[A_SCRATCH:])
 
 
 @njit(**_CALL, **_INTERNAL)
