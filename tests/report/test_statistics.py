@@ -69,20 +69,25 @@ def _rating(n_items: int, per_game: list, alpha: float, resamples: int = 20):
 
 def test_plackett_luce_equals_choix_rankings_without_ties():
     import choix
-    rng_state = np.random.get_state()
-    np.random.seed(3)
+    # Plackett-Luce rankings of 3 of the 4 items, drawn with our own Generator (Gumbel-max: the
+    # order of strength + Gumbel noise is a Plackett-Luce ranking), so the sample does not hang on
+    # the global legacy stream that choix.generate_rankings uses, which differed between machines.
+    rng = np.random.default_rng(3)
     truth = np.array([0.8, 0.3, -0.2, -0.9])
-    rankings = choix.generate_rankings(truth, 2000, size=3)
-    np.random.set_state(rng_state)
+    rankings = []
+    for _ in range(2000):
+        items = rng.choice(4, size=3, replace=False)
+        rankings.append(items[np.argsort(-(truth[items] + rng.gumbel(size=3)))])
     per_game = []
     for ranking in rankings:
         ranks = np.empty(len(ranking), int)
         ranks[np.arange(len(ranking))] = np.arange(1, len(ranking) + 1)
         per_game.append(ranking_events(ranks, np.asarray(ranking)))
-    theta, se = _rating(4, per_game, alpha=0.0, resamples=12)
+    theta, se = _rating(4, per_game, alpha=0.0, resamples=40)
     expected = choix.ilsr_rankings(4, rankings, tol=1e-10)
     assert theta == pytest.approx(expected, abs=1e-5)
-    assert np.all(np.abs(theta - truth) < 4 * se)
+    # strengths are identified up to a constant: compare centred values
+    assert np.all(np.abs(theta - (truth - truth.mean())) < 4 * se)
 
 
 def test_plackett_luce_recovers_strengths_with_repeated_strategies():
