@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.stats
 
 from simcards.report.analysis import card_effects, fit_strengths, games_needed, paired_difference, ranking_events
 from simcards.report.inference import bootstrap_rating
-from simcards.stats import wilson
+from simcards.stats import deal_means, distinct_count, wilson
 
 
 @pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (50, 100), (997, 1000), (1234, 5000)])
@@ -132,3 +133,22 @@ def test_an_edge_on_the_tolerance_asks_for_no_astronomical_number_of_deals():
     verdict, more = decide(near, 0.02)
     # half-width 0.03 must shrink to 0.02: (0.03 / 0.02)^2 = 2.25 times the deals
     assert verdict == "undetermined" and more == 5000 and more < MAX_GROWTH * 4000
+
+
+@pytest.mark.parametrize("keys", [["strategy"], ["seat"], ["strategy", "seat"], ["label"]])
+def test_deal_means_equals_pandas_groupby(keys):
+    """The bincount path of deal_means gives pandas' groupby mean: same index (values, order,
+    dtypes, unobserved categories dropped) and the same numbers; string keys fall back to pandas."""
+    rng = np.random.default_rng(11)
+    n = 5000
+    frame = pd.DataFrame({
+        "game": rng.integers(-3, 700, n),                               # negative ids and gaps
+        "seat": rng.integers(0, 5, n).astype(np.int8),
+        "strategy": pd.Categorical(rng.choice(["b", "a", "c"], n), categories=["c", "b", "a", "unused"]),
+        "label": rng.choice(["x", "y"], n),
+        "win_share": rng.integers(0, 3, n) / 2,
+    })
+    got = deal_means(frame, "win_share", keys)
+    want = frame.groupby(keys + ["game"], observed=True)["win_share"].mean()
+    pd.testing.assert_series_equal(got, want, check_exact=False, rtol=1e-14)
+    assert distinct_count(frame, keys + ["game"]) == frame.groupby(keys + ["game"], observed=True).ngroups
