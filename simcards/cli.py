@@ -133,13 +133,19 @@ def games_cmd() -> None:
 
 @command("strategies")
 def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
-    """List a game's strategies with their rationale (a broken file is listed with its fault)."""
+    """List a game's strategies with their rationale and run-time parameters (a broken file is
+    listed with its fault).
+
+    A seat's strategy may set parameters after its name, each as :key=value, for example
+    expert:danger=3:keep_zeros=0 in Five Alive; keys left out keep their defaults.
+    New values never recompile anything."""
+    from simcards.params import describe
     from simcards.registry import get_game
     from simcards.strategy_registry import strategies_for
-    table = Table("strategy", "rationale", "file")
+    table = Table("strategy", "rationale", "parameters (default, accepted)", "file")
     for name, info in strategies_for(get_game(game), strategy_dir or ()).items():
         table.add_row(name, f"[red]cannot be used:[/] {escape(info.problem)}" if info.problem
-                      else escape(info.summary), escape(str(info.path)))
+                      else escape(info.summary), escape(describe(info.params)) or "-", escape(str(info.path)))
     out.print(table)
 
 
@@ -172,7 +178,8 @@ def run_cmd(
     game: GameArg,
     players: Annotated[Optional[int], typer.Option(help="Number of players (default: one per strategy).")] = None,
     strategies: Annotated[Optional[str], typer.Option(
-        help="Strategies, one per seat separated by commas, or one for every seat.")] = None,
+        help="Strategies, one per seat separated by commas, or one for every seat; a strategy "
+             "may set run-time parameters, e.g. expert:danger=3 (see `simcards strategies --help`).")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 100_000,
     seed: SeedOpt = 0,
     rule: RuleOpt = None,

@@ -1,8 +1,10 @@
 """Strategies are files: ``<folder>/<game_package>/<name>.py``.
 
 A strategy file defines one compiled function per decision of its game
-(``GameSpec.decisions``), each ``function(view, rng) -> int``; a decision the
-game gives a default for (``Decision.default``) may be left out. Its docstring's
+(``GameSpec.decisions``), each ``function(view, rng) -> int``, or
+``function(view, rng, params) -> int`` for a strategy with run-time parameters
+(``PARAMS``, simcards.params); a decision the game gives a default for
+(``Decision.default``) may be left out. Its docstring's
 first line is the rationale ``simcards strategies GAME`` shows. Files whose name
 starts with ``_`` are helpers shared by strategies, not strategies.
 
@@ -33,6 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy as np
+
+from simcards import params as sparams
 from simcards.errors import SimcardsError, StrategyError, choices
 from simcards.registry import GameSpec
 
@@ -48,6 +53,7 @@ class StrategyInfo:
     path: Path
     doc: str
     problem: str = ""    # why it cannot be used, found without importing it ("" if none seen)
+    params: tuple[sparams.Param, ...] = ()   # run-time parameters (PARAMS), in row order
 
     @property
     def summary(self) -> str:
@@ -97,11 +103,11 @@ def strategy_roots(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[Path,
 
 
 # ------------------------------------------------------------------ listing
-_read: dict[Path, tuple[tuple[int, int], tuple[str, str]]] = {}   # path -> (stamp, what it said)
+_read: dict[Path, tuple[tuple[int, int], tuple[str, str, tuple]]] = {}   # path -> (stamp, what it said)
 
 
-def _static_problem(path: Path) -> tuple[str, str]:
-    """(docstring, problem) read from the file without running it; parsed again only when the
+def _static_problem(path: Path) -> tuple[str, str, tuple]:
+    """(docstring, problem, parameters) read from the file without running it; parsed again only when the
     file's modification time or size changed (every run lists the strategies, so every
     ``simulate`` call would parse every file of the game)."""
     try:
@@ -115,17 +121,22 @@ def _static_problem(path: Path) -> tuple[str, str]:
     return known[1]
 
 
-def _parse(path: Path) -> tuple[str, str]:
+def _parse(path: Path) -> tuple[str, str, tuple]:
     if not path.stem.isidentifier():
         return "", (f"strategy file {path}: the name {path.stem!r} is not a Python identifier "
-                    "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")")
+                    "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")"), ()
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except SyntaxError as exc:
-        return "", f"strategy file {path} line {exc.lineno}: syntax error: {exc.msg}"
+        return "", f"strategy file {path} line {exc.lineno}: syntax error: {exc.msg}", ()
     except UnicodeDecodeError as exc:
-        return "", f"strategy file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-    return ast.get_docstring(tree) or "", ""
+        return "", f"strategy file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})", ()
+    doc = ast.get_docstring(tree) or ""
+    try:
+        declared = sparams.read_params(tree)
+    except ValueError as exc:
+        return doc, f"strategy file {path} {exc}", ()
+    return doc, "", declared
 
 
 def strategies_for(spec: GameSpec, strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
@@ -139,16 +150,16 @@ def strategies_for(spec: GameSpec, strategy_dirs: Sequence[str | Path] = ()) -> 
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
-            doc, problem = _static_problem(path)
+            doc, problem, declared = _static_problem(path)
             info = StrategyInfo(spec.name, path.stem, f"{package}.{spec.module_name}.{path.stem}",
-                                path, doc, problem)
+                                path, doc, problem, declared)
             if path.stem in found:
                 first = found[path.stem]
                 if not first.problem:
                     found[path.stem] = StrategyInfo(
                         first.game, first.name, first.module, first.path, first.doc,
                         f"strategy {path.stem!r} for {spec.name} is defined twice: {first.path} and "
-                        f"{path}; rename one")
+                        f"{path}; rename one", first.params)
                 continue
             found[path.stem] = info
     return found
@@ -191,7 +202,17 @@ def load_strategy(spec: GameSpec, info: StrategyInfo) -> types.ModuleType:
             raise StrategyError(f"strategy file {info.path}{where}: {d.function} is not compiled: "
                                 "decorate it with @njit(**NJIT_OPTIONS) (from numba import njit; "
                                 "from simcards.config import NJIT_OPTIONS)")
+        if takes_params(fn) is None:
+            raise StrategyError(f"strategy file {info.path} line {fn.py_func.__code__.co_firstlineno}: "
+                                f"{d.function} must take (view, rng) or (view, rng, params)")
     return module
+
+
+def takes_params(fn) -> bool | None:
+    """Whether a decision function takes the seat's parameter row as a third argument
+    (None: neither form)."""
+    n = fn.py_func.__code__.co_argcount if hasattr(fn, "py_func") else fn.__code__.co_argcount
+    return {2: False, 3: True}.get(n)
 
 
 def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str, str]:
@@ -204,10 +225,11 @@ def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str
 
 def check_strategies(spec: GameSpec, names: Iterable[str],
                      strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
-    """The named strategies, imported and checked; an unknown or broken one raises."""
+    """The named strategies (names with or without ``:key=value`` parameters), imported and
+    checked, by bare name; an unknown or broken one raises."""
     known = strategies_for(spec, strategy_dirs)
     chosen: dict[str, StrategyInfo] = {}
-    for name in names:
+    for name in (sparams.split(n)[0] for n in names):
         if name not in known:
             usable = [n for n, i in known.items() if not i.problem]
             raise SimcardsError(
@@ -215,3 +237,21 @@ def check_strategies(spec: GameSpec, names: Iterable[str],
         load_strategy(spec, known[name])
         chosen[name] = known[name]
     return chosen
+
+
+def seat_strategies(spec: GameSpec, texts: Sequence[str], strategy_dirs: Sequence[str | Path] = ()
+                    ) -> tuple[tuple[str, ...], dict[str, StrategyInfo], np.ndarray]:
+    """Each seat's strategy as written (``name`` or ``name:key=value...``), checked:
+    (canonical names, the strategy files by bare name, one row of parameter values per seat,
+    padded with zeros to the widest row). A bad name, key or value raises one line."""
+    infos = check_strategies(spec, texts, strategy_dirs)
+    names, rows = [], []
+    for text in texts:
+        name, given = sparams.split(text)
+        canonical, row = sparams.resolve(name, infos[name].params, given, text)
+        names.append(canonical)
+        rows.append(row)
+    table = np.zeros((len(texts), max([1] + [len(r) for r in rows])), np.float64)
+    for p, row in enumerate(rows):
+        table[p, :len(row)] = row
+    return tuple(names), infos, table
