@@ -19,7 +19,6 @@ from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST
                               STATUS_SIZE, load_kernel)
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
-from simcards.params import split as split_strategy
 from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies
 from simcards.validate import strategy_names
 
@@ -71,17 +70,18 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
     strategy_dirs = tuple(str(d) for d in strategy_dirs)
-    strategies, _, strategy_params = seat_strategies(spec, strategies, strategy_dirs)
+    strategies, files, strategy_params = seat_strategies(spec, strategies, strategy_dirs)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise SimcardsError(f"bad seed {seed!r}: expected an integer 0..{MAX_SEED}")
     resolved = spec.resolve_rules(rules)
     params = spec.encode_params(resolved, len(strategies))
-    files = tuple(sorted({split_strategy(s)[0] for s in (*strategies, *(kernel_strategies or ()))}))
-    infos = check_strategies(spec, files, strategy_dirs)
-    sids = np.array([files.index(split_strategy(s)[0]) for s in strategies], dtype=np.int64)
+    extra = seat_strategies(spec, kernel_strategies, strategy_dirs)[1] if kernel_strategies else ()
+    kernel_files = tuple(sorted(set(files) | set(extra)))
+    infos = check_strategies(spec, kernel_files, strategy_dirs)
+    sids = np.array([kernel_files.index(f) for f in files], dtype=np.int64)
     names = tuple(sorted(set(strategies) | set(kernel_strategies or ())))
     return Batch(spec, strategies, resolved, params, names, sids, int(seed),
-                 tuple(infos[n] for n in files), strategy_params, strategy_dirs)
+                 tuple(infos[n] for n in kernel_files), strategy_params, strategy_dirs)
 
 
 def run_range(batch: Batch, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -20,6 +20,9 @@ by ``:key=value`` pairs, e.g. ``search:budget=800`` or ``expert:margin=1.5``. Ke
 out keep their defaults. The canonical form (what frames and reports show) lists only
 values that differ from the default, in the declared order; ``expert:margin=0`` is
 ``expert`` when 0 is the default.
+
+A strategy file may also be an alias, ``ALIAS = "expert:danger=3"`` (see ``read_alias``):
+the tuned strategies ``simcards tune`` writes are such files.
 """
 from __future__ import annotations
 
@@ -106,6 +109,19 @@ def read_params(tree: ast.Module) -> tuple[Param, ...]:
             out.append(Param(key.value, float(default), float(low), float(high), help_text, integer))
         return tuple(out)
     return ()
+
+
+def read_alias(tree: ast.Module) -> str:
+    """The ``ALIAS`` string of a parsed strategy file ("" if none): a file holding only
+    ``ALIAS = "expert:danger=3"`` is a strategy of its own name that plays ``expert`` with
+    those values (``simcards tune`` writes such files: a tuned strategy compiles nothing)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "ALIAS"
+                                                 for t in node.targets):
+            if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                raise ValueError(f"line {node.lineno}: ALIAS must be a string, e.g. 'expert:danger=3'")
+            return node.value.value.strip()
+    return ""
 
 
 def slot(params: Mapping[str, tuple], name: str) -> int:
