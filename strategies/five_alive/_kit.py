@@ -18,6 +18,23 @@ def highest_number(view, lowest=0):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def first_held_by_priority(view, order, params, first):
+    """The held kind of ``order`` whose priority ``params[first + i]`` (i: its place in
+    ``order``) is highest, ties going to the earlier in ``order``; -1 if none is held.
+    Priorities that fall along ``order`` give ``first_held(view, order)``: an order as
+    run-time parameters, which ``simcards tune`` can search."""
+    m = held_mask(view)
+    best = -1
+    top = -1.0
+    for i in range(len(order)):
+        k = order[i]
+        if (m >> k) & 1 and params[first + i] > top:
+            best = k
+            top = params[first + i]
+    return best
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def first_held(view, order):
     """The first kind of ``order`` held in hand, or -1."""
     m = held_mask(view)

@@ -10,21 +10,37 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.games.five_alive.rules import KILLER
+from simcards.games.five_alive.rules import CARD_KEYS, KILLER
 from simcards.games.five_alive.view import held, legal_move, on_pile
 from simcards.params import slot
-from ._kit import cards_held, first_held, highest_number, opponent_near_out
+from ._kit import cards_held, first_held, first_held_by_priority, highest_number, opponent_near_out
 from .hold_actions import ACTION_ORDER
 from .pressure_draw import ATTACKS
 
 #: Run-time parameters (simcards.params), literal values so that listing needs no import:
-#: ``expert:danger=3:keep_zeros=0`` on the command line.
+#: ``expert:danger=3:keep_zeros=0`` on the command line. The ``first_*`` priorities order
+#: the action cards when one must be played (highest first; the defaults are hold_actions'
+#: ACTION_ORDER, in the same order as below).
 PARAMS = {
     "danger": (2, 0, 9, "attack when an opponent holds this many cards or fewer (pressure_draw: 2)"),
     "keep_zeros": (1, 0, 3, "zeros kept back while the Killer has not been played"),
+    "first_set21": (11, 0, 20, "priority of =21 when an action card must be played"),
+    "first_skip": (10, 0, 20, "priority of Skip"),
+    "first_pass": (9, 0, 20, "priority of Pass"),
+    "first_reverse": (8, 0, 20, "priority of Reverse"),
+    "first_draw2": (7, 0, 20, "priority of Draw 2"),
+    "first_draw1": (6, 0, 20, "priority of Draw 1"),
+    "first_life": (5, 0, 20, "priority of Life"),
+    "first_killer": (4, 0, 20, "priority of Killer"),
+    "first_redeal": (3, 0, 20, "priority of Redeal"),
+    "first_set10": (2, 0, 20, "priority of =10"),
+    "first_set0": (1, 0, 20, "priority of =0"),
 }
 _DANGER = slot(PARAMS, "danger")
 _KEEP = slot(PARAMS, "keep_zeros")
+_FIRST = slot(PARAMS, "first_set21")     # then one slot per kind of ACTION_ORDER, in its order
+if [name[len("first_"):] for name in list(PARAMS)[_FIRST:]] != [CARD_KEYS[k] for k in ACTION_ORDER]:
+    raise ValueError("expert's first_* parameters must follow hold_actions.ACTION_ORDER")
 
 
 @njit(**NJIT_OPTIONS)
@@ -43,7 +59,7 @@ def decide(view, rng, params):
         return k
     if held(view, 0) > keep:
         return 0
-    a = first_held(view, ACTION_ORDER)
+    a = first_held_by_priority(view, ACTION_ORDER, params, _FIRST)
     if a >= 0:
         return a
     return 0
