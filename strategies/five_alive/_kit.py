@@ -18,19 +18,20 @@ def highest_number(view, lowest=0):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def first_held_by_priority(view, order, params, first):
-    """The held kind of ``order`` whose priority ``params[first + i]`` (i: its place in
-    ``order``) is highest, ties going to the earlier in ``order``; -1 if none is held.
-    Priorities that fall along ``order`` give ``first_held(view, order)``: an order as
-    run-time parameters, which ``simcards tune`` can search."""
+def first_held_by_priority(view, order, params, slots):
+    """The held kind of ``order`` with the highest priority ``params[slots[kind]]``, ties going
+    to the earlier in ``order`` (a kind without a slot has priority 0); -1 if none is held.
+    With equal priorities this is ``first_held(view, order)``: an order as run-time
+    parameters, which ``simcards tune`` can search."""
     m = held_mask(view)
     best = -1
     top = -1.0
-    for i in range(len(order)):
-        k = order[i]
-        if (m >> k) & 1 and params[first + i] > top:
-            best = k
-            top = params[first + i]
+    for k in order:
+        if (m >> k) & 1:
+            p = params[slots[k]] if slots[k] >= 0 else 0.0
+            if p > top:
+                best = k
+                top = p
     return best
 
 

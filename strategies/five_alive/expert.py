@@ -18,29 +18,29 @@ from .hold_actions import ACTION_ORDER
 from .pressure_draw import ATTACKS
 
 #: Run-time parameters (simcards.params), literal values so that listing needs no import:
-#: ``expert:danger=3:keep_zeros=0`` on the command line. The ``first_*`` priorities order
-#: the action cards when one must be played (highest first; the defaults are hold_actions'
-#: ACTION_ORDER, in the same order as below).
+#: ``expert:danger=3:keep_zeros=0`` on the command line. The ``first_*`` priorities reorder
+#: the action cards when one must be played: a higher priority goes first, and equal ones keep
+#: hold_actions' ACTION_ORDER (all equal by default, so the default is that order).
 PARAMS = {
     "danger": (2, 0, 9, "attack when an opponent holds this many cards or fewer (pressure_draw: 2)"),
     "keep_zeros": (1, 0, 3, "zeros kept back while the Killer has not been played"),
-    "first_set21": (11, 0, 20, "priority of =21 when an action card must be played"),
-    "first_skip": (10, 0, 20, "priority of Skip"),
-    "first_pass": (9, 0, 20, "priority of Pass"),
-    "first_reverse": (8, 0, 20, "priority of Reverse"),
-    "first_draw2": (7, 0, 20, "priority of Draw 2"),
-    "first_draw1": (6, 0, 20, "priority of Draw 1"),
-    "first_life": (5, 0, 20, "priority of Life"),
-    "first_killer": (4, 0, 20, "priority of Killer"),
-    "first_redeal": (3, 0, 20, "priority of Redeal"),
-    "first_set10": (2, 0, 20, "priority of =10"),
-    "first_set0": (1, 0, 20, "priority of =0"),
+    "first_set21": (0, 0, 9, "priority of =21 when an action card must be played"),
+    "first_skip": (0, 0, 9, "priority of Skip"),
+    "first_pass": (0, 0, 9, "priority of Pass"),
+    "first_reverse": (0, 0, 9, "priority of Reverse"),
+    "first_draw2": (0, 0, 9, "priority of Draw 2"),
+    "first_draw1": (0, 0, 9, "priority of Draw 1"),
+    "first_life": (0, 0, 9, "priority of Life"),
+    "first_killer": (0, 0, 9, "priority of Killer"),
+    "first_redeal": (0, 0, 9, "priority of Redeal"),
+    "first_set10": (0, 0, 9, "priority of =10"),
+    "first_set0": (0, 0, 9, "priority of =0"),
 }
 _DANGER = slot(PARAMS, "danger")
 _KEEP = slot(PARAMS, "keep_zeros")
-_FIRST = slot(PARAMS, "first_set21")     # then one slot per kind of ACTION_ORDER, in its order
-if [name[len("first_"):] for name in list(PARAMS)[_FIRST:]] != [CARD_KEYS[k] for k in ACTION_ORDER]:
-    raise ValueError("expert's first_* parameters must follow hold_actions.ACTION_ORDER")
+#: the parameter slot of each card kind's priority (-1: none; number cards are never ordered here)
+_PRIORITY_SLOT = np.array([list(PARAMS).index(f"first_{key}") if f"first_{key}" in PARAMS else -1
+                           for key in CARD_KEYS], np.int64)
 
 
 @njit(**NJIT_OPTIONS)
@@ -59,7 +59,7 @@ def decide(view, rng, params):
         return k
     if held(view, 0) > keep:
         return 0
-    a = first_held_by_priority(view, ACTION_ORDER, params, _FIRST)
+    a = first_held_by_priority(view, ACTION_ORDER, params, _PRIORITY_SLOT)
     if a >= 0:
         return a
     return 0
