@@ -396,10 +396,11 @@ def tune_cmd(
             raise SimcardsError(f"{str(path)!r} exists: use --force to replace it, or another --out")
     with progress_bar(err, trials) as bar:
         result = tune(config, threads, progress=lambda i, rate, best: bar.update(i + 1, trials, "trials"))
-    table = Table("trial", *[p.name for p in result.params], "win rate", title=f"{game}: {strategy}, best trials")
+    table = Table("trial", "values off the default", "win rate", title=f"{game}: {strategy}, best trials")
     for row in result.trials.sort_values("win_rate", ascending=False).head(5).itertuples(index=False):
         d = row._asdict()
-        table.add_row(str(d["trial"]), *[f"{d[p.name]:g}" for p in result.params], f"{d['win_rate']:.4f}")
+        changed = [f"{p.name}={d[p.name]:g}" for p in result.params if d[p.name] != p.default]
+        table.add_row(str(d["trial"]), " ".join(changed) or "(the default)", f"{d['win_rate']:.4f}")
     out.print(table)
     c = result.comparison
     out.print(f"tuned {result.best_name}: {c.tuned_rate:.4f} against default {c.default_rate:.4f} on "
