@@ -347,6 +347,9 @@ def bench_cmd(
     out.print(table)
     yardstick = (f"previous release {RELEASE} on {MACHINE}" if result["previous"]
                  else "no figure of the previous release for this line-up")
+    out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
+              f"games), {result['decisions_per_s']:,.0f} per second on one core, "
+              f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
     out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
