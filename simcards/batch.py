@@ -19,7 +19,7 @@ from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST
                               STATUS_SIZE, load_kernel)
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
-from simcards.strategy_registry import StrategyInfo, check_strategies
+from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies
 from simcards.validate import strategy_names
 
 ProgressFn = Callable[[int], None]
@@ -30,13 +30,14 @@ class Batch:
     """A validated run: everything the kernel needs, nothing parsed later."""
 
     spec: GameSpec
-    strategies: tuple[str, ...]       # one per seat
+    strategies: tuple[str, ...]       # one per seat, canonical (name:key=value..., simcards.params)
     rules: dict[str, Any]             # every option resolved
-    params: np.ndarray
-    names: tuple[str, ...]            # distinct strategies, the kernel's strategy ids
-    sids: np.ndarray                  # strategy id per seat
+    params: np.ndarray                # the rules, as the engine's parameter row
+    names: tuple[str, ...]            # distinct strategies, kernel_strategies included (the frame's categories)
+    sids: np.ndarray                  # per seat, its strategy file's position in ``infos``
     seed: int
-    infos: tuple[StrategyInfo, ...]   # the files of ``names``, imported and checked
+    infos: tuple[StrategyInfo, ...]   # the kernel's strategy files, imported and checked
+    strategy_params: np.ndarray       # per seat, its strategy's run-time parameter values
     strategy_dirs: tuple[str, ...] = ()
 
     @property
@@ -60,22 +61,27 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
             strategy_dirs: Sequence[str] = ()) -> Batch:
     """Validate a run's inputs; every bad value raises a one-line SimcardsError.
 
+    A seat's strategy is a name, or a name with run-time parameters
+    (``search:budget=800``, simcards.params); the batch keeps the canonical form.
     ``kernel_strategies`` compiles one kernel for a wider set of strategies, so
-    that many line-ups drawn from it share one compile (tournaments, tests)."""
+    that many line-ups drawn from it share one compile (tournaments, tests);
+    parameter values never change the kernel."""
     spec = get_game(game)
     strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
     strategy_dirs = tuple(str(d) for d in strategy_dirs)
-    check_strategies(spec, strategies, strategy_dirs)
+    strategies, files, strategy_params = seat_strategies(spec, strategies, strategy_dirs)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise SimcardsError(f"bad seed {seed!r}: expected an integer 0..{MAX_SEED}")
     resolved = spec.resolve_rules(rules)
     params = spec.encode_params(resolved, len(strategies))
+    extra = seat_strategies(spec, kernel_strategies, strategy_dirs)[1] if kernel_strategies else ()
+    kernel_files = tuple(sorted(set(files) | set(extra)))
+    infos = check_strategies(spec, kernel_files, strategy_dirs)
+    sids = np.array([kernel_files.index(f) for f in files], dtype=np.int64)
     names = tuple(sorted(set(strategies) | set(kernel_strategies or ())))
-    infos = check_strategies(spec, names, strategy_dirs)
-    sids = np.array([names.index(s) for s in strategies], dtype=np.int64)
     return Batch(spec, strategies, resolved, params, names, sids, int(seed),
-                 tuple(infos[n] for n in names), strategy_dirs)
+                 tuple(infos[n] for n in kernel_files), strategy_params, strategy_dirs)
 
 
 def run_range(batch: Batch, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +91,7 @@ def run_range(batch: Batch, start: int, count: int) -> tuple[np.ndarray, np.ndar
     game_out = np.zeros((count, len(batch.spec.game_columns)), np.int64)
     status = np.zeros(STATUS_SIZE, np.int64)
     batch.kernel(check=False).play_batch(batch.seed, start, count, batch.sids, batch.params,
-                              seat_out, game_out, status)
+                                         batch.strategy_params, seat_out, game_out, status)
     if status[ST_ILLEGAL] != 0:
         raise_illegal(batch, status)
     return seat_out, game_out
@@ -95,7 +101,7 @@ def raise_illegal(batch: Batch, status: np.ndarray) -> None:
     """The kernel stopped at an illegal move: name the strategy, the game and the move."""
     g, seat, kind, move, sid = (int(status[i]) for i in (ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY))
     decision = batch.spec.decisions[kind].name if 0 <= kind < len(batch.spec.decisions) else kind
-    raise IllegalMoveError(batch.spec.name, batch.names[sid], g, batch.seed, seat,
+    raise IllegalMoveError(batch.spec.name, batch.strategies[seat], g, batch.seed, seat,
                            f"{move} ({batch.spec.describe_move(kind, move)})",
                            f"not a legal answer to the {decision!r} decision")
 

@@ -18,8 +18,11 @@ import sys
 import time
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from simcards.batch import prepare
 from simcards.bench_release import previous
+from simcards.kernels import STATUS_SIZE
 from simcards.config import default_threads
 from simcards.replay import play_reference
 from simcards.runner import RunSpec, ThreadBackend, execute, run_records
@@ -34,6 +37,8 @@ print(time.perf_counter() - t)
 """
 
 SIMULATE_1 = "simulate, 1 core"
+#: Games whose decisions are counted (a replay of each), for decisions per second.
+DECISION_SAMPLE = 1000
 KERNEL_1 = "kernel only, 1 core"
 REFERENCE = "reference engine (information only)"
 
@@ -55,6 +60,8 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
           strategy: str = "", seed: int = 0, strategy_dirs: Sequence[str] = ()) -> dict:
     """Time ``games`` games of ``strategy`` in every seat; one row per way of playing them.
 
+    Also counts the decisions of the first games (``decisions_per_game``), for decisions per
+    second and CPU milliseconds per decision on one core, a search player's measure.
     Returns ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
     cpu_ns_per_step, and ``vs_previous``: the previous release's CPU ns per step over this
     one's, where the release has a figure), the step ``unit``, and the load of the machine."""
@@ -94,6 +101,12 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     _, wall, cpu = _timed(reference)
     rows.append({"engine": REFERENCE, "games": reference_games, "seconds": wall,
                  "cpu_seconds": cpu, "steps": steps})
+    # decisions (moves a strategy chose) per game, counted on the first games again: a turn may
+    # be forced (a bust), and a search player's cost is per decision
+    kernel, status = batch.kernel(check=False), np.zeros(STATUS_SIZE, np.int64)
+    sample = min(games, DECISION_SAMPLE)
+    decisions = sum(kernel.count_steps(seed, g, batch.sids, batch.params, batch.strategy_params, status)
+                    for g in range(sample)) / sample
     before = previous(game, strategy, players)
     for row in rows:
         row["games_per_s"] = row["games"] / row["seconds"]
@@ -102,7 +115,10 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         row["cpu_ns_per_step"] = row["cpu_seconds"] / row["steps"] * 1e9
         was = before.get(row["engine"]) if before else None
         row["vs_previous"] = was / row["cpu_ns_per_step"] if was else None
-    return {"rows": rows, "unit": batch.spec.step_column.rstrip("s"),
+    one_core = rows[0]
+    return {"rows": rows, "decisions_per_game": decisions, "decisions_sample": sample,
+            "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],
+            "cpu_ms_per_decision": one_core["cpu_seconds"] / (one_core["games"] * decisions) * 1e3, "unit": batch.spec.step_column.rstrip("s"),
             "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,
             "load_average": os.getloadavg()[0], "previous": before,
             "fresh_start_s": fresh_start_seconds(game, batch.strategies)}

@@ -133,13 +133,21 @@ def games_cmd() -> None:
 
 @command("strategies")
 def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
-    """List a game's strategies with their rationale (a broken file is listed with its fault)."""
+    """List a game's strategies with their rationale and run-time parameters (a broken file is
+    listed with its fault).
+
+    A seat's strategy may set parameters after its name, each as :key=value, for example
+    expert:danger=3:keep_zeros=0 in Five Alive; keys left out keep their defaults.
+    New values never recompile anything."""
+    from simcards.params import describe
     from simcards.registry import get_game
     from simcards.strategy_registry import strategies_for
-    table = Table("strategy", "rationale", "file")
+    table = Table("strategy", "rationale", "parameters (default, accepted)", "file")
     for name, info in strategies_for(get_game(game), strategy_dir or ()).items():
         table.add_row(name, f"[red]cannot be used:[/] {escape(info.problem)}" if info.problem
-                      else escape(info.summary), escape(str(info.path)))
+                      else escape(info.summary),
+                      escape(describe(info.params) or (f"plays {info.alias}" if info.alias else "-")),
+                      escape(str(info.path)))
     out.print(table)
 
 
@@ -172,7 +180,8 @@ def run_cmd(
     game: GameArg,
     players: Annotated[Optional[int], typer.Option(help="Number of players (default: one per strategy).")] = None,
     strategies: Annotated[Optional[str], typer.Option(
-        help="Strategies, one per seat separated by commas, or one for every seat.")] = None,
+        help="Strategies, one per seat separated by commas, or one for every seat; a strategy "
+             "may set run-time parameters, e.g. expert:danger=3 (see `simcards strategies --help`).")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 100_000,
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
@@ -338,11 +347,71 @@ def bench_cmd(
     out.print(table)
     yardstick = (f"previous release {RELEASE} on {MACHINE}" if result["previous"]
                  else "no figure of the previous release for this line-up")
+    out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
+              f"games), {result['decisions_per_s']:,.0f} per second on one core, "
+              f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
     out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
               "(CPU time is per core, less sensitive to other processes than wall time)")
+
+
+@command("tune")
+def tune_cmd(
+    game: GameArg,
+    strategy: Annotated[str, typer.Argument(help="The strategy whose parameters to tune "
+                                            "(`simcards strategies GAME` lists them).")],
+    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    pool: Annotated[Optional[str], typer.Option(
+        help="Opponents, comma-separated, parameters allowed (default: the game's other strategies, "
+             "search players left out).")] = None,
+    trials: Annotated[int, typer.Option(help="Parameter settings to try; the first is the default.")] = 40,
+    games: Annotated[int, typer.Option(help="Games per trial, over every line-up and seat order.")] = 20_000,
+    check_games: Annotated[int, typer.Option(
+        help="Games of the final comparison, tuned against default, on fresh deals.")] = 40_000,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the tuned strategy "
+                                          "(<out>/<game>/<strategy>_tuned.py) and the run's record.")] = Path("tuned"),
+    threads: Annotated[Optional[int], typer.Option(help="Threads on this machine (default: all cores).")] = None,
+    strategy_dir: StrategyDirOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Search a strategy's run-time parameters (optuna) for the best win rate against a pool, on
+    common deals in every seat order; check the best on fresh deals against the default."""
+    from simcards.options import parse_assignments
+    from simcards.tune import TuneConfig, alias_path, default_pool, tune, write_results
+    from simcards.validate import check_optional_counts
+    from simcards.waits import progress_bar
+    from simcards.registry import get_game
+    spec = get_game(game)
+    spec.check_players(players)
+    check_optional_counts(thread_count=threads)
+    dirs = [str(d) for d in strategy_dir or ()]
+    names = [s.strip() for s in pool.split(",")] if pool else default_pool(game, strategy, dirs)
+    config = TuneConfig(game, strategy, players, names, trials, games, check_games, seed,
+                        parse_assignments(rule), dirs)
+    target = alias_path(out_dir, game, strategy)
+    record = Path(out_dir) / f"tune-{game}-{strategy}"
+    for path in (target, record):
+        if path.exists() and not force:
+            raise SimcardsError(f"{str(path)!r} exists: use --force to replace it, or another --out")
+    with progress_bar(err, trials) as bar:
+        result = tune(config, threads, progress=lambda i, rate, best: bar.update(i + 1, trials, "trials"))
+    table = Table("trial", "values off the default", "win rate", title=f"{game}: {strategy}, best trials")
+    for row in result.trials.sort_values("win_rate", ascending=False).head(5).itertuples(index=False):
+        d = row._asdict()
+        changed = [f"{p.name}={d[p.name]:g}" for p in result.params if d[p.name] != p.default]
+        table.add_row(str(d["trial"]), " ".join(changed) or "(the default)", f"{d['win_rate']:.4f}")
+    out.print(table)
+    c = result.comparison
+    out.print(f"tuned {result.best_name}: {c.tuned_rate:.4f} against default {c.default_rate:.4f} on "
+              f"{c.deals:,} fresh deals: {c.diff:+.4f}, 95% interval [{c.low:+.4f}, {c.high:+.4f}]",
+              highlight=False, markup=False)
+    written = write_results(result, out_dir)
+    out.print(f"wrote {written[0]} (use: --strategy-dir {out_dir} --strategies {target.stem},...) and "
+              f"the record in {written[1].parent}", highlight=False, markup=False)
 
 
 from simcards.report.cli import register as _register_report  # noqa: E402  (report commands)

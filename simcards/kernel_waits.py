@@ -56,7 +56,7 @@ def _play_no_games(spec, module: ModuleType) -> None:
     (or loads) the batch loop and plays nothing."""
     n = spec.min_players
     params = spec.encode_params(spec.resolve_rules({}), n)
-    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params,
+    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params, np.zeros((n, 1), np.float64),
                       np.zeros((0, n, 2 + len(spec.seat_columns)), np.int64),
                       np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(8, np.int64))
 

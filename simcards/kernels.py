@@ -35,9 +35,9 @@ from simcards import sources
 from simcards.config import kernel_dir
 from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
-from simcards.strategy_registry import StrategyInfo, decision_function
+from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
-_TEMPLATE_VERSION = "3"
+_TEMPLATE_VERSION = "4"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
 
@@ -55,7 +55,7 @@ ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
 _BATCH = """
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
+def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, status):
     \"\"\"Games start..start+count-1; returns how many finished (fewer after an illegal move).\"\"\"
     owner = E.new_state(sids.shape[0], params)
     rngs = np.zeros(2, np.uint64)
@@ -89,7 +89,7 @@ def play_batch(seed, start, count, sids, params, seat_out, game_out, status):
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def _play(st, grng, srng, sids, status, g, moves, snaps, raws):
+def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
     \"\"\"Play one dealt game to the end (replays). Given room in ``snaps``, keep every decision and
     the state before and after it (``snaps``: the snapshot layout shared with the
     reference engine; ``raws``: the engine's own state array at each decision, which
@@ -147,16 +147,16 @@ def _dealt(seed, g, sids, params):
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def count_steps(seed, g, sids, params, status):
+def count_steps(seed, g, sids, params, sparams, status):
     st, grng, srng = _dealt(seed, g, sids, params)
-    return _play(st, grng, srng, sids, status, g, np.zeros((0, 3), np.int64),
+    return _play(st, grng, srng, sids, sparams, status, g, np.zeros((0, 3), np.int64),
                  np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64))
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def record_game(seed, g, sids, params, moves, snaps, raws, seat_out, game_out, status):
+def record_game(seed, g, sids, params, sparams, moves, snaps, raws, seat_out, game_out, status):
     st, grng, srng = _dealt(seed, g, sids, params)
-    steps = _play(st, grng, srng, sids, status, g, moves, snaps, raws)
+    steps = _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws)
     if status[ST_ILLEGAL] == 0:
         E.write_result(st, seat_out, game_out)
     return steps
@@ -173,16 +173,19 @@ def state_size(n, params):
 '''
 
 
-def _dispatch(spec: GameSpec, n_strategies: int, indent: str) -> str:
+def _dispatch(spec: GameSpec, infos: Sequence[StrategyInfo], indent: str) -> str:
     """``m = <the move of strategy sid for decision k>``, as nested ifs. Each decision's
-    view has its own name: views of different decisions may have different types."""
+    view has its own name: views of different decisions may have different types. A
+    function with run-time parameters gets its seat's row of ``sparams`` as a third argument."""
+    n_strategies = len(infos)
     out = []
     for k, d in enumerate(spec.decisions):
         head = "if" if k == 0 else "elif" if k < len(spec.decisions) - 1 else "else"
         out.append(f"{head} k == {k}:" if head != "else" else "else:")
         out.append(f"    view{k} = E.view_{d.name}(st)")
         for i in range(n_strategies):
-            call = f"m = np.int64(s{i}_{d.function}(view{k}, srng))"
+            extra = ", sparams[p]" if _takes_params(spec, infos[i], d) else ""
+            call = f"m = np.int64(s{i}_{d.function}(view{k}, srng{extra}))"
             if n_strategies == 1:
                 out.append(f"    {call}")
             elif i < n_strategies - 1:
@@ -192,6 +195,11 @@ def _dispatch(spec: GameSpec, n_strategies: int, indent: str) -> str:
     if len(spec.decisions) == 1:     # a lone "if k == 0" would leave m unset on paper
         out = [line[4:] for line in out[1:]]
     return "\n".join(indent + line for line in out)
+
+
+def _takes_params(spec: GameSpec, info: StrategyInfo, decision) -> bool:
+    module, function = decision_function(spec, info, decision)
+    return bool(takes_params(getattr(importlib.import_module(module), function)))
 
 
 def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
@@ -211,8 +219,8 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
         for d in spec.decisions:
             module, function = decision_function(spec, info, d)
             lines.append(f"from {module} import {function} as s{i}_{d.function}")
-    loops = _BATCH.replace("{dispatch}", _dispatch(spec, len(infos), " " * 12), 1)
-    loops = loops.replace("{dispatch}", _dispatch(spec, len(infos), " " * 8), 1)
+    loops = _BATCH.replace("{dispatch}", _dispatch(spec, infos, " " * 12), 1)
+    loops = loops.replace("{dispatch}", _dispatch(spec, infos, " " * 8), 1)
     return "\n".join(lines) + loops + _REST
 
 

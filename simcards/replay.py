@@ -12,7 +12,7 @@ from simcards.engine import save_memory
 from simcards.errors import IllegalMove, IllegalMoveError
 from simcards.kernels import ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, STATUS_SIZE
 from simcards.rng import STREAM_STRATEGY, PyRandom
-from simcards.strategy_registry import decision_function
+from simcards.strategy_registry import decision_function, takes_params
 
 
 class ReplayMismatch(AssertionError):
@@ -41,7 +41,8 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     batch = batch or prepare(game, strategies, seed, rules, strategy_dirs=strategy_dirs)
     kernel = batch.kernel()
     status = np.zeros(STATUS_SIZE, np.int64)
-    steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, status)
+    steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, batch.strategy_params,
+                               status)
     size = kernel.snapshot_size(batch.n_players, batch.params)
     moves = np.zeros((steps, 3), np.int64)
     snaps = np.zeros((2 * steps + 1, size), np.int64)
@@ -50,8 +51,8 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     seats = np.zeros((batch.n_players, batch.seat_width), np.int64)
     game_row = np.zeros(len(batch.spec.game_columns), np.int64)
     status[:] = 0
-    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, moves, snaps, raws, seats,
-                       game_row, status)
+    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, batch.strategy_params, moves,
+                       snaps, raws, seats, game_row, status)
     extra = {}
     if status[ST_ILLEGAL] != 0:
         if not stop_at_illegal:
@@ -172,13 +173,14 @@ def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: 
     strategy's uncompiled function (``py_func``). Returns (game, moves)."""
     import importlib
     batch = batch or prepare(game, strategies, seed, rules)
-    funcs = {}
+    funcs, with_params = {}, {}
     for info in batch.infos:
-        funcs[info.name] = {}
+        funcs[info.name], with_params[info.name] = {}, {}
         for d in batch.spec.decisions:
             module, function = decision_function(batch.spec, info, d)
             fn = getattr(importlib.import_module(module), function)
             funcs[info.name][d.name] = getattr(fn, "py_func", fn)
+            with_params[info.name][d.name] = takes_params(fn)
     decisions = [d.name for d in batch.spec.decisions]
     memory_at = batch.spec.view.MEMORY
     srng = PyRandom(batch.seed, game_index, STREAM_STRATEGY).as_array()
@@ -187,8 +189,10 @@ def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: 
     while (decision := ref.next_decision()) is not None:
         kind, seat = decision
         name = batch.strategies[seat]
+        file = batch.infos[batch.sids[seat]].name
         view = ref.view(kind)
-        move = int(funcs[name][decisions[kind]](view, srng))
+        args = (view, srng, batch.strategy_params[seat]) if with_params[file][decisions[kind]] else (view, srng)
+        move = int(funcs[file][decisions[kind]](*args))
         save_memory(view.s, memory_at, seat, ref.memory[seat])
         try:
             ref.apply(kind, move)

@@ -73,13 +73,15 @@ def execute_rotated(run_spec_for: Callable[[Sequence[str], int], Any], strategie
     deals = deals_for(n_games, len(seatings))
     runs = [run_spec_for(seating, deals) for seating in seatings]
     batch = runs[0].batch()
-    builder = FrameBuilder(batch.spec, batch.rules, batch.n_players, sorted(set(strategies)),
+    # canonical names (simcards.params): 'expert:margin=0' is 'expert' when 0 is the default
+    builder = FrameBuilder(batch.spec, batch.rules, batch.n_players, sorted(set(batch.strategies)),
                            deals * len(seatings), order=True)
     parts = [Rows(run, None if run_dir is None else Path(run_dir) / f"order-{k:02d}", k * deals, k)
              for k, run in enumerate(runs)]
     play_rows(builder, parts, backend, resume, progress)
     attrs = frame_attrs(batch)
-    attrs.update(strategies=list(strategies), rotated=True, seatings=[list(s) for s in seatings],
+    attrs.update(strategies=list(batch.strategies), rotated=True,
+                 seatings=[list(run.batch().strategies) for run in runs],
                  deals=int(deals))
     return builder.frame(attrs)
 

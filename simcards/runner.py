@@ -369,7 +369,7 @@ def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume
         run = part.run
         folder = RunFolder(Path(part.run_dir), run, resume) if part.run_dir is not None else None
         done = folder.done() if folder else set()
-        codes = builder.codes(run.strategies)
+        codes = builder.codes(run.batch().strategies)
         for index, first, count in run.chunks():
             if index in done:    # a chunk saved by an earlier try: its rows from the part
                 builder.put_frame(part.game + first - run.start, folder.load(index), part.order)

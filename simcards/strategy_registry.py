@@ -1,8 +1,10 @@
 """Strategies are files: ``<folder>/<game_package>/<name>.py``.
 
 A strategy file defines one compiled function per decision of its game
-(``GameSpec.decisions``), each ``function(view, rng) -> int``; a decision the
-game gives a default for (``Decision.default``) may be left out. Its docstring's
+(``GameSpec.decisions``), each ``function(view, rng) -> int``, or
+``function(view, rng, params) -> int`` for a strategy with run-time parameters
+(``PARAMS``, simcards.params); a decision the game gives a default for
+(``Decision.default``) may be left out. Its docstring's
 first line is the rationale ``simcards strategies GAME`` shows. Files whose name
 starts with ``_`` are helpers shared by strategies, not strategies.
 
@@ -33,6 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy as np
+
+from simcards import params as sparams
 from simcards.errors import SimcardsError, StrategyError, choices
 from simcards.registry import GameSpec
 
@@ -48,6 +53,8 @@ class StrategyInfo:
     path: Path
     doc: str
     problem: str = ""    # why it cannot be used, found without importing it ("" if none seen)
+    params: tuple[sparams.Param, ...] = ()   # run-time parameters (PARAMS), in row order
+    alias: str = ""      # "base:key=value...": this name plays another strategy with these values
 
     @property
     def summary(self) -> str:
@@ -97,11 +104,11 @@ def strategy_roots(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[Path,
 
 
 # ------------------------------------------------------------------ listing
-_read: dict[Path, tuple[tuple[int, int], tuple[str, str]]] = {}   # path -> (stamp, what it said)
+_read: dict[Path, tuple[tuple[int, int], tuple[str, str, tuple, str]]] = {}   # path -> (stamp, what it said)
 
 
-def _static_problem(path: Path) -> tuple[str, str]:
-    """(docstring, problem) read from the file without running it; parsed again only when the
+def _static_problem(path: Path) -> tuple[str, str, tuple, str]:
+    """(docstring, problem, parameters, alias) read from the file without running it; parsed again only when the
     file's modification time or size changed (every run lists the strategies, so every
     ``simulate`` call would parse every file of the game)."""
     try:
@@ -115,17 +122,21 @@ def _static_problem(path: Path) -> tuple[str, str]:
     return known[1]
 
 
-def _parse(path: Path) -> tuple[str, str]:
+def _parse(path: Path) -> tuple[str, str, tuple, str]:
     if not path.stem.isidentifier():
         return "", (f"strategy file {path}: the name {path.stem!r} is not a Python identifier "
-                    "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")")
+                    "(use letters, digits and _, e.g. " + repr(path.stem.replace("-", "_")) + ")"), (), ""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except SyntaxError as exc:
-        return "", f"strategy file {path} line {exc.lineno}: syntax error: {exc.msg}"
+        return "", f"strategy file {path} line {exc.lineno}: syntax error: {exc.msg}", (), ""
     except UnicodeDecodeError as exc:
-        return "", f"strategy file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-    return ast.get_docstring(tree) or "", ""
+        return "", f"strategy file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})", (), ""
+    doc = ast.get_docstring(tree) or ""
+    try:
+        return doc, "", sparams.read_params(tree), sparams.read_alias(tree)
+    except ValueError as exc:
+        return doc, f"strategy file {path} {exc}", (), ""
 
 
 def strategies_for(spec: GameSpec, strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
@@ -139,16 +150,16 @@ def strategies_for(spec: GameSpec, strategy_dirs: Sequence[str | Path] = ()) -> 
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
-            doc, problem = _static_problem(path)
+            doc, problem, declared, alias = _static_problem(path)
             info = StrategyInfo(spec.name, path.stem, f"{package}.{spec.module_name}.{path.stem}",
-                                path, doc, problem)
+                                path, doc, problem, declared, alias)
             if path.stem in found:
                 first = found[path.stem]
                 if not first.problem:
                     found[path.stem] = StrategyInfo(
                         first.game, first.name, first.module, first.path, first.doc,
                         f"strategy {path.stem!r} for {spec.name} is defined twice: {first.path} and "
-                        f"{path}; rename one")
+                        f"{path}; rename one", first.params, first.alias)
                 continue
             found[path.stem] = info
     return found
@@ -191,7 +202,17 @@ def load_strategy(spec: GameSpec, info: StrategyInfo) -> types.ModuleType:
             raise StrategyError(f"strategy file {info.path}{where}: {d.function} is not compiled: "
                                 "decorate it with @njit(**NJIT_OPTIONS) (from numba import njit; "
                                 "from simcards.config import NJIT_OPTIONS)")
+        if takes_params(fn) is None:
+            raise StrategyError(f"strategy file {info.path} line {fn.py_func.__code__.co_firstlineno}: "
+                                f"{d.function} must take (view, rng) or (view, rng, params)")
     return module
+
+
+def takes_params(fn) -> bool | None:
+    """Whether a decision function takes the seat's parameter row as a third argument
+    (None: neither form)."""
+    n = fn.py_func.__code__.co_argcount if hasattr(fn, "py_func") else fn.__code__.co_argcount
+    return {2: False, 3: True}.get(n)
 
 
 def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str, str]:
@@ -204,14 +225,57 @@ def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str
 
 def check_strategies(spec: GameSpec, names: Iterable[str],
                      strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
-    """The named strategies, imported and checked; an unknown or broken one raises."""
+    """The named strategies (names with or without ``:key=value`` parameters), imported and
+    checked, by bare name; an alias brings the file it plays too. An unknown or broken one raises."""
     known = strategies_for(spec, strategy_dirs)
     chosen: dict[str, StrategyInfo] = {}
-    for name in names:
-        if name not in known:
-            usable = [n for n, i in known.items() if not i.problem]
-            raise SimcardsError(
-                f"unknown strategy {name!r} for {spec.name}: accepted are {choices(usable)}")
-        load_strategy(spec, known[name])
-        chosen[name] = known[name]
+    for name in (sparams.split(n)[0] for n in names):
+        _check_one(spec, known, name, chosen)
     return chosen
+
+
+def _check_one(spec: GameSpec, known: dict[str, StrategyInfo], name: str,
+               chosen: dict[str, StrategyInfo], alias_of: str = "") -> None:
+    if name not in known:
+        usable = [n for n, i in known.items() if not i.problem]
+        where = f" (the alias {alias_of!r} plays it)" if alias_of else ""
+        raise SimcardsError(
+            f"unknown strategy {name!r}{where} for {spec.name}: accepted are {choices(usable)}")
+    info = known[name]
+    if info.alias:
+        if alias_of:
+            raise StrategyError(f"strategy file {info.path}: an alias must name a strategy file, "
+                                f"not another alias ({alias_of!r} -> {name!r})")
+        if info.problem:
+            raise StrategyError(info.problem)
+        _check_one(spec, known, sparams.split(info.alias)[0], chosen, name)
+    else:
+        load_strategy(spec, info)
+    chosen[name] = info
+
+
+def seat_strategies(spec: GameSpec, texts: Sequence[str], strategy_dirs: Sequence[str | Path] = ()
+                    ) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """Each seat's strategy as written (``name`` or ``name:key=value...``), checked:
+    (canonical names, the strategy file each seat plays, one row of parameter values per
+    seat, padded with zeros to the widest row). An alias (``ALIAS`` in its file) keeps its
+    own name and plays its file with its values, overridden by any the seat gives. A bad
+    name, key or value raises one line."""
+    infos = check_strategies(spec, texts, strategy_dirs)
+    names, files, rows = [], [], []
+    for text in texts:
+        name, given = sparams.split(text)
+        if infos[name].alias:
+            base, preset = sparams.split(infos[name].alias)
+            canonical, row = sparams.resolve(base, infos[base].params, {**preset, **given}, text)
+            names.append(name if not given else canonical)
+            files.append(base)
+        else:
+            canonical, row = sparams.resolve(name, infos[name].params, given, text)
+            names.append(canonical)
+            files.append(name)
+        rows.append(row)
+    table = np.zeros((len(texts), max([1] + [len(r) for r in rows])), np.float64)
+    for p, row in enumerate(rows):
+        table[p, :len(row)] = row
+    return tuple(names), tuple(files), table

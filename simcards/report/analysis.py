@@ -486,6 +486,7 @@ class Results:
     intervals: pd.DataFrame
     verdicts: list = field(default_factory=list)
     designer: object = None
+    skill: pd.DataFrame | None = None    # the skill index (simcards.report.skill), set by the report
 
 
 def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pairs: pd.DataFrame,

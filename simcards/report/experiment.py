@@ -18,6 +18,9 @@ The file::
     max_games = 200000                 # optional: cap per line-up when precision is set
     tolerance = 0.02                   # optional: balance verdict's tolerance on seat win rates
     seconds_per_turn = 10              # optional: game length in minutes = turns x this / 60
+    skill = "auto"                     # optional: the strong player of the skill index against
+                                       # random mirrors (simcards.report.skill): "auto" (search,
+                                       # else the strongest mirror), a strategy, or false
 
     [rules]                            # optional: rule options (`simcards rules GAME`)
     lives = 5
@@ -58,7 +61,7 @@ from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
-            "tolerance", "seconds_per_turn", "rules", "lineups", "sweep")
+            "tolerance", "seconds_per_turn", "skill", "rules", "lineups", "sweep")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
 SWEEP_KEYS = ("option", "values", "players", "grid_option", "grid_values")
 DEFAULT_GAMES = 1000
@@ -117,6 +120,7 @@ class Experiment:
     mirror_note: str = ""            # where "auto" mirrors came from
     grid_option: str | None = None   # a second swept option: the sweep is a grid
     grid_values: tuple = ()
+    skill: str | bool | None = None  # the skill index's strong player: None/"auto", a name, False
 
     @property
     def sweep_default(self):
@@ -170,7 +174,7 @@ class Experiment:
             "description": self.description, "seed": self.seed, "players": list(self.players),
             "games": self.games, "precision": self.precision, "max_games": self.max_games,
             "tolerance": self.tolerance, "seconds_per_turn": self.seconds_per_turn,
-            "mirror_note": self.mirror_note, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
+            "mirror_note": self.mirror_note, "skill": self.skill, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
             "lineups": {"mirror": list(self.mirror), "pool": list(self.pool),
                         "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
             "sweep": None if self.sweep_option is None else {
@@ -449,11 +453,18 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                          f"a list of player counts {spec.min_players}..{spec.max_players}")
     players = tuple(sorted(set(players) | {len(x) for x in explicit}))
 
+    skill = data.get("skill", "auto")
+    if skill is not False and skill != AUTO:
+        from simcards.params import split
+        if not isinstance(skill, str) or split(skill)[0] not in known:
+            raise check.fail("skill", f"bad value {skill!r}",
+                             f'"auto", false or a strategy of the game ({choices(sorted(known))})')
     exp = Experiment(path=path, name=path.stem, spec=spec, title=title, description=description,
                      seed=seed, players=players, games=games_n, precision=precision,
                      max_games=max(max_games, games_n), rules=dict(rules), resolved_rules=resolved,
                      mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text,
-                     tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note)
+                     tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note,
+                     skill=skill)
 
     if "sweep" in data:
         sweep = check.table(data, "sweep")

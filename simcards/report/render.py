@@ -130,9 +130,36 @@ def _verdict(run, res: Results, figs: dict) -> Section | None:
     return s
 
 
+def _skill(run, res: Results) -> Section | None:
+    table = res.skill
+    if table is None or table.empty:
+        return None
+    strong = table["strongest"].iloc[0]
+    edges = [c for c in table.columns if c.startswith("first_edge ")]
+    s = Section("Skill index")
+    s.p(f"How much the game rewards skill: one seat plays `{strong}`, every other seat `random`, each "
+        "deal with the strong seat in every position (net of seat); its win rate has a 95% t interval "
+        "over deals. 'Players explain' is the share of the variance of a seat's outcome (win share) "
+        "explained by who plays it, the rest being the deal and the seat (R² of the outcome on the "
+        "player; a description of these line-ups, no interval). The first-seat edges are the "
+        "balance verdict's, under each mirror: how the seat advantage changes with the level of play.")
+    s.table(["players", "strongest", "deals", "its win rate", "95% interval", "fair share",
+             "edge over fair (points)", "players explain"]
+            + [f"first-seat edge, {c[len('first_edge '):]} mirrors (points)" for c in edges],
+            [[int(r["players"]), r["strongest"], f"{int(r['deals']):,}", _f(r["win_rate"]),
+              _ci(r["ci_low"], r["ci_high"]), _f(r["fair_share"]),
+              _pp(100 * (r["win_rate"] - r["fair_share"])), f"{100 * r['variance_share']:.1f}%"]
+             + [_pp(100 * r[c]) if c in r and r[c] == r[c] else "" for c in edges]
+             for _, r in table.iterrows()])
+    return s
+
+
 def _headlines(run, res: Results) -> Section:
     s = Section("Headlines")
     lines = []
+    if res.skill is not None and not res.skill.empty:
+        from simcards.report.skill import skill_sentence
+        lines.append(skill_sentence(res.skill))
     if res.rating is not None:
         top = res.rating.table.iloc[0]
         lines.append(f"Strongest strategy: {top['strategy']} (Plackett-Luce strength {top['strength']:+.2f}, "
@@ -379,7 +406,8 @@ def _reproduce(config: dict) -> Section:
 
 def sections(run, res: Results, figs: dict, config: dict) -> list[Section]:
     exp = run.exp
-    out = [_verdict(run, res, figs), _overview(run, res, config), _headlines(run, res), _strategies(res, figs),
+    out = [_verdict(run, res, figs), _skill(run, res), _overview(run, res, config), _headlines(run, res),
+           _strategies(res, figs),
            _comparison(res, figs), _crn(res), _seats(res, figs), _lengths(res, exp, figs), _designer(res),
            _cards(res, figs), _sweep(res, exp, figs), _reproduce(config)]
     return [s for s in out if s is not None]

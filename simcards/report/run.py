@@ -66,6 +66,7 @@ class Run:
     worst: list[dict]                    # intervals still above the target (cap reached)
     seconds_play: float = 0.0
     seconds_compile: float = 0.0        # compiling (or loading) the kernel, before the first game
+    skill: pd.DataFrame | None = None   # the skill index's games (simcards.report.skill)
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -158,8 +159,21 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                 f"{len(want)} cell(s)")
     frame = pd.concat(frames, ignore_index=True)
     frame = frame.sort_values(["cell", "lineup", "game", "seat"], ignore_index=True)
+    from simcards.report.skill import planned_games, play_skill
+    extra = planned_games(exp)
+    if extra:
+        total += extra
+        log(f"skill index: {extra:,} games of the strongest player against random players")
+
+        def advance_skill(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, "skill index")
+
+    skill = play_skill(exp, threads, backend, advance_skill) if extra else None
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
-               seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile)
+               seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill)
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
@@ -196,6 +210,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
         "game_ranges": [{"cell": c.id, "first_game": 0, "last_game": run.games[c.id] - 1,
                          "seed": exp.seed} for c in exp.cells],
         "total_games": int(sum(run.games[c.id] * len(c.lineups) for c in exp.cells)),
+        "skill_games": 0 if run.skill is None else int(run.skill.groupby(["players", "order", "game"]).ngroups),
         "batches": run.batches,
         "lineups": lineups,
         "timings_s": timings,
@@ -214,6 +229,8 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
     results: Results = analyse(run.frame, run.exp)
+    from simcards.report.skill import skill_table
+    results.skill = skill_table(run.skill, run.exp, results.verdicts)
     t_analysis = time.perf_counter() - t
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)

@@ -1,7 +1,7 @@
 """summary.json: one record per estimate of a report, and the comparison of two reports.
 
 A record is ``{kind, players, name, estimate, low, high, n_deals, method}``;
-kind is one of strategy, seat, pairwise, card, rating, sweep, verdict. Win
+kind is one of strategy, seat, pairwise, card, rating, sweep, verdict, skill. Win
 rates and differences are fractions (not points); ratings are log strengths;
 sweep effects on lengths are in the length's unit.
 """
@@ -56,6 +56,11 @@ def records(res, exp) -> list[dict]:
             value = r.value if exp.grid_option is None else (r.value, r.value2)
             out.append(_rec("sweep", r.players, f"{exp.sweep_label(value)}: {r.measure}", r.effect / scale,
                             r.ci_low / scale, r.ci_high / scale, r.deals, method))
+    if getattr(res, "skill", None) is not None:
+        for r in res.skill.itertuples():
+            out.append(_rec("skill", r.players, f"{r.strongest} against random", r.win_rate, r.ci_low,
+                            r.ci_high, r.deals, "t interval over deal means (net of seat)",
+                            variance_share=float(r.variance_share)))
     for v in res.verdicts:
         out.append(_rec("verdict", v.players, v.basis, v.first_edge, v.first_low, v.first_high, v.deals,
                         f"first-player edge; tolerance {exp.tolerance}", verdict=v.verdict,

@@ -8,9 +8,11 @@ rank most likely in the next hand when that duel would hit someone else
 (4 or more players): it spends their defender. A duel answer is the game's default
 (simcards/games/bombs_away/defaults.py).
 """
+import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.params import slot
 from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
                                              LAST_DUEL, NINE, QUEEN, SEVEN, SIX, TEN, THREE, TWO)
@@ -20,6 +22,16 @@ from ._kit import (alive_count, first_legal, my_duel_victim, opponent_most_point
 DUEL_CARDS = (KING, QUEEN, JACK, TEN)
 CHEAP = (FIVE, NINE, SEVEN, FOUR, THREE, TWO, EIGHT, ACE)
 LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
+
+#: Run-time parameters (simcards.params), literal so that listing needs no import.
+PARAMS = {
+    "knockout": (9, 0, 40, "duel a victim holding this many points or fewer, weakest or not"),
+    "weakest": (1, 0, 1, "1: also duel the victim when it holds the fewest points"),
+    "spend_from": (4, 2, 6, "name the rarest duel rank with an 8 from this many players in"),
+}
+_KNOCKOUT = slot(PARAMS, "knockout")
+_WEAKEST = slot(PARAMS, "weakest")
+_SPEND_FROM = slot(PARAMS, "spend_from")
 
 
 @njit(**NJIT_OPTIONS)
@@ -32,9 +44,10 @@ def _weakest(view, v):
 
 
 @njit(**NJIT_OPTIONS)
-def play(view, rng):
+def play(view, rng, params):
     v = my_duel_victim(view)
-    if v != view.seat and (points(view, v) <= 9 or _weakest(view, v)):
+    if v != view.seat and (points(view, v) <= np.int64(params[_KNOCKOUT])
+                           or (params[_WEAKEST] != 0 and _weakest(view, v))):
         for k in DUEL_CARDS:
             if allowed(view, k):
                 return k
@@ -45,14 +58,14 @@ def play(view, rng):
 
 
 @njit(**NJIT_OPTIONS)
-def extra(view, rng):
-    return play(view, rng)
+def extra(view, rng, params):
+    return play(view, rng, params)
 
 
 @njit(**NJIT_OPTIONS)
-def name_rank(view, rng):
+def name_rank(view, rng, params):
     if card(view) == EIGHT:
-        if alive_count(view) >= 4:
+        if alive_count(view) >= np.int64(params[_SPEND_FROM]):
             best = KING
             seen = 99
             for k in range(FIRST_DUEL, LAST_DUEL + 1):

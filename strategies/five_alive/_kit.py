@@ -18,6 +18,24 @@ def highest_number(view, lowest=0):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def first_held_by_priority(view, order, params, slots):
+    """The held kind of ``order`` with the highest priority ``params[slots[kind]]``, ties going
+    to the earlier in ``order`` (a kind without a slot has priority 0); -1 if none is held.
+    With equal priorities this is ``first_held(view, order)``: an order as run-time
+    parameters, which ``simcards tune`` can search."""
+    m = held_mask(view)
+    best = -1
+    top = -1.0
+    for k in order:
+        if (m >> k) & 1:
+            p = params[slots[k]] if slots[k] >= 0 else 0.0
+            if p > top:
+                best = k
+                top = p
+    return best
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def first_held(view, order):
     """The first kind of ``order`` held in hand, or -1."""
     m = held_mask(view)

@@ -5,15 +5,25 @@ its outs: the unseen cards (not in hand, not in the middle, not in the discard p
 later single swap could use to raise the score. Standing pat wins ties, so it only moves for a
 better score or more outs. It proposes at 26 less one a player beyond two and accepts at 22.
 """
+import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.params import slot
 
 from ._kit import KNOCK, PASS, PROPOSE, V, hand_value, knock_allowed, outs, value
 
+#: Run-time parameters (simcards.params), literal so that listing needs no import.
+PARAMS = {
+    "propose_at": (28, 10, 34, "propose a showdown at this score less one a player"),
+    "accept_at": (22, 0, 34, "accept a showdown from this score"),
+}
+_PROPOSE_AT = slot(PARAMS, "propose_at")
+_ACCEPT_AT = slot(PARAMS, "accept_at")
+
 
 @njit(**NJIT_OPTIONS)
-def turn(view, rng):
+def turn(view, rng, params):
     h = V.hand(view)
     m = V.middle(view)
     now = hand_value(view)
@@ -38,9 +48,9 @@ def turn(view, rng):
             move = KNOCK
     if move >= 0:
         return move
-    return PROPOSE if now >= 28 - V.n_players(view) else PASS
+    return PROPOSE if now >= np.int64(params[_PROPOSE_AT]) - V.n_players(view) else PASS
 
 
 @njit(**NJIT_OPTIONS)
-def vote(view, rng):
-    return 1 if hand_value(view) >= 22 else 0
+def vote(view, rng, params):
+    return 1 if hand_value(view) >= np.int64(params[_ACCEPT_AT]) else 0

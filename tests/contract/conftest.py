@@ -27,10 +27,25 @@ def all_strategies(game: str) -> list[str]:
     return sorted(n for n, i in strategies_for(simcards.get_game(game)).items() if not i.problem)
 
 
+def param_variants(game: str) -> list[str]:
+    """Each strategy with run-time parameters once more, every parameter off its default
+    (its lowest value, or its highest where the default is the lowest): the kernel and the
+    reference twin must hand the same row to the same function."""
+    from simcards.params import SEPARATOR
+    out = []
+    for name, info in sorted(strategies_for(simcards.get_game(game)).items()):
+        if info.params and not info.problem:
+            values = [(p.name, p.low if p.default != p.low else p.high) for p in info.params]
+            out.append(SEPARATOR.join([name] + [f"{k}={int(v) if float(v).is_integer() else v}"
+                                                for k, v in values]))
+    return out
+
+
 def lineups(game: str, per_count: int = 2) -> list[list[str]]:
-    """Every player count, seats filled from a cycle over all the game's strategies."""
+    """Every player count, seats filled from a cycle over all the game's strategies (and
+    their parameter variants)."""
     spec = simcards.get_game(game)
-    cycle = itertools.cycle(all_strategies(game))
+    cycle = itertools.cycle(all_strategies(game) + param_variants(game))
     return [[next(cycle) for _ in range(n)]
             for n in range(spec.min_players, spec.max_players + 1) for _ in range(per_count)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+import simcards
 from simcards import bench_release
 from simcards.bench import KERNEL_1, REFERENCE, SIMULATE_1, bench
 from simcards.cli import app
@@ -21,6 +22,12 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert rows[SIMULATE_1]["vs_previous"] > 1 > rows[KERNEL_1]["vs_previous"]
     assert rows[REFERENCE]["vs_previous"] is None and result["unit"] == "turn"
     assert result["steps_per_game"] == pytest.approx(rows[KERNEL_1]["steps"] / 300)
+    # every game's decisions counted: a Five Alive turn is a decision unless it is a bust
+    frame = simcards.simulate("five-alive", ["high_first"] * 4, 300, seed=0)
+    per_game = frame.groupby("game")[["turns", "busts"]].first().astype("int64")
+    assert result["decisions_sample"] == 300
+    assert result["decisions_per_game"] == pytest.approx((per_game["turns"] - per_game["busts"]).mean())
+    assert result["cpu_ms_per_decision"] > 0 and result["decisions_per_s"] > 0
 
 
 def test_bench_command_names_its_yardstick():

@@ -43,5 +43,6 @@ def test_report_progress_reaches_every_game(tmp_path):
     seen = []
     run = play(exp, threads=1, progress=lambda done, total, where: seen.append((done, total, where)))
     games = sum(run.games[c.id] * len(c.lineups) for c in exp.cells)
+    games += run.skill.groupby(["players", "order", "game"]).ngroups     # the skill index's games
     assert seen[-1][:2] == (games, games)
     assert {w for _, _, w in seen} >= {f"{c.label}, line-up 1/{len(c.lineups)}" for c in exp.cells}
