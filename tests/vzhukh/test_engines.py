@@ -88,7 +88,7 @@ def test_start_game_zeroes_the_strategies_memory_and_views_carry_it():
     s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS] = 7
     fast.start_game(s, np.array([5], np.uint64))
     assert not s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS].any()
-    assert len(s) == V.STOCK + sum(deck_counts(rules))
+    assert len(s) == V.state_size.py_func(sum(deck_counts(rules)))
     g = Game(3, rules, 1, 0)
     v = g.view(g.next_decision()[0])
     V.remember.py_func(v, 3, 42)

@@ -66,8 +66,23 @@ HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, HAND_STRIDE, visibility="seat")  # s[
 #: the legal moves of p's current (or last) decision, written by fast.advance: the bit mask
 #: over move codes (see LEGAL_STRIDE)
 LEGAL = LAYOUT.block("LEGAL", MAX_PLAYERS, LEGAL_STRIDE, visibility="seat")
-# ---- the stock, top card last (hidden)
+# ---- the fast engine's own (hidden: zero in the reference engine's views)
+#: the seat after p is s[NEXT_SEAT + SEAT_ROW * (direction + 1) + p]: one row per direction
+#: (-1 and +1; the middle row is unused), set once by new_state, so that finding the next
+#: player is one read, with no branch on the wrap-around
+SEAT_ROW = 8
+assert SEAT_ROW >= MAX_PLAYERS
+NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 3, SEAT_ROW, visibility="hidden")
+RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
+# ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
+# order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK")
+
+
+@njit(**NJIT_OPTIONS)
+def state_size(deck):
+    """Length of the state array for a deck of ``deck`` cards (both engines)."""
+    return STOCK + 3 * deck
 
 memory, remember = memory_accessors(MEMORY)
 
