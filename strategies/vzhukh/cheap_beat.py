@@ -8,12 +8,12 @@ with the game's default (every card of the lowest rank).
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from simcards.games.vzhukh.view import n_players, stock_size
 from ._kit import best_joker, can_transfer, cheapest_beat, transfer
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng):
     if stock_size(view) < 2 * n_players(view):
         j = best_joker(view)

@@ -41,7 +41,8 @@ from numba import njit
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
-    ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_PLAYERS, MAX_STACK_SUM,
+    ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
+    MAX_STACK_SUM,
     N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND, P_JOKER_PENALTY, ROUNDS,
     TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
@@ -50,7 +51,7 @@ from simcards.games.vzhukh.view import (
     LEGAL_SHIFT, LEGAL_STRIDE, N, NEXT_SEAT, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
-from simcards.rng import shuffle_range_ahead
+from simcards.rng import _S32, _U_GOLDEN, _mix, shuffle_range
 
 DONE = -1
 SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snapshot)
@@ -63,17 +64,18 @@ _INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False
 
 # words of a LEGAL row (action << 4 | kind): where each action's masks start
 _W_ATTACK, _W_TRANSFER, _W_BEAT, _W_JOKER = ATTACK << 4, TRANSFER << 4, BEAT << 4, JOKER << 4
-#: floor(t / v) == (t * _DIV[v - 1]) >> _DIV_SHIFT for 0 <= t <= MAX_STACK_SUM, v = 1..10: the
-#: fewest cards that beat a stack without a division on the hot path
-_DIV_SHIFT = 24
-_DIV = np.array([(1 << _DIV_SHIFT) // v + 1 for v in range(1, N_NUMBERS + 1)], np.int64)
-assert all((t * int(_DIV[v - 1])) >> _DIV_SHIFT == t // v
-           for v in range(1, N_NUMBERS + 1) for t in range(MAX_STACK_SUM + 1))
-#: Seats are 0..MAX_PLAYERS - 1 and stack kinds 0..N_NUMBERS - 1 (while a stack is in play),
-#: so they fit in these bits (see _cur)
+#: Rule 5 as a table: _FEWEST[_FEWEST_ROW * t + k] is the fewest cards of kind k worth more
+#: than t points, t // (k + 1) + 1, capped at 31 (a hand never holds that many of a kind: a
+#: count mask has no bit from 31 up). One byte read per kind instead of a division (or its
+#: multiply-shift, min and add) on the hot path.
+_FEWEST_ROW = 16
+_FEWEST = np.array([[min(t // (k + 1) + 1, 31) if k < N_NUMBERS else 0 for k in range(_FEWEST_ROW)]
+                    for t in range(MAX_STACK_SUM + 1)], np.uint8).ravel()
+assert MAX_HAND < 31
+#: Seats are 0..MAX_PLAYERS - 1 and card kinds 0..N_KINDS - 1, so they fit in these bits (see _cur)
 _SEAT_BITS = 7
 _KIND_BITS = 15
-assert MAX_PLAYERS - 1 <= _SEAT_BITS and N_NUMBERS - 1 <= _KIND_BITS
+assert MAX_PLAYERS - 1 <= _SEAT_BITS and N_KINDS - 1 <= _KIND_BITS
 
 
 @njit(**_LEAF)
@@ -96,6 +98,13 @@ def _cur(s):
 
 
 @njit(**_LEAF)
+def _at(i):
+    """An index the caller knows is not negative, typed unsigned: numba then leaves out the
+    negative-index wrap-around (a compare and a select per access)."""
+    return np.uint64(i)
+
+
+@njit(**_LEAF)
 def _stack_kind(s):
     """The stack's kind while a stack is in play (a defence), non-negative like _cur."""
     return s[STACK_KIND] & _KIND_BITS
@@ -104,7 +113,7 @@ def _stack_kind(s):
 @njit(**_LEAF)
 def next_player(s, p):
     """The next player in the current direction: a read of the table new_state fills."""
-    return s[NEXT_SEAT + SEAT_ROW + SEAT_ROW * s[DIR] + p]
+    return s[_at(NEXT_SEAT + SEAT_ROW + SEAT_ROW * s[DIR] + p)]
 
 
 @njit(**_LEAF)
@@ -163,6 +172,35 @@ def start_game(s, rng):
 
 
 @njit(**_CALL, **_INTERNAL)
+def _shuffle_stock(s, rng):
+    """simcards.rng.shuffle_range(s, STOCK, deck, rng): the same permutation from the same
+    numbers. This is rng.shuffle_range_ahead restated with indices typed unsigned (_at), which
+    the shared one cannot assume: its swaps then need no wrap-around, and the shuffles (three
+    a game) took 25% fewer instructions. Every draw is computed first, on SIMD lanes, into the
+    draws run of the state, taking for granted that Lemire's method rejects none; the first
+    draw that might be rejected (odds below deck / 2**32) hands over to the exact loop."""
+    d = s[DECK]
+    at = draws_at(s)
+    x0 = rng[0]
+    for t in range(d - 1):          # draw t places position d - 1 - t, out of d - t
+        z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
+        s[_at(at + t)] = np.int64((z >> _S32) * np.uint64(d - t))
+    for t in range(d - 1):
+        i = d - 1 - t
+        m = s[_at(at + t)]
+        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
+            rng[0] = x0 + np.uint64(t) * _U_GOLDEN
+            shuffle_range(s, STOCK, i + 1, rng)
+            return
+        j = m >> 32
+        x = s[_at(STOCK + i)]
+        s[_at(STOCK + i)] = s[_at(STOCK + j)]
+        s[_at(STOCK + j)] = x
+    if d > 1:
+        rng[0] = x0 + np.uint64(d - 1) * _U_GOLDEN
+
+
+@njit(**_CALL, **_INTERNAL)
 def start_round(s, rng):
     """Rule 2: every card in canonical order (kinds ascending), shuffled, dealt one at a time
     from the round's first attacker (seat round mod n) clockwise."""
@@ -179,8 +217,7 @@ def start_round(s, rng):
         s[DISCARD + k] = 0
     s[STACK_KIND] = -1
     s[STACK_N] = 0
-    # simcards.rng.shuffle_range's permutation from the same numbers, its draws computed first
-    shuffle_range_ahead(s, STOCK, d, rng, s[draws_at(s):])
+    _shuffle_stock(s, rng)
     first = s[ROUND]
     while first >= n:
         first -= n
@@ -235,7 +272,7 @@ def _draw_up(s, p):
     h = hand(p)
     for _ in range(want):
         top -= 1
-        s[h + s[STOCK + top]] += 1
+        s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += 1
     s[HAND_N + p] += want
     s[STOCK_N] = top
     if top == 0:
@@ -292,27 +329,33 @@ def _legal(s):
     h = hand(p)
     row = legal_row(p)
     some = 0
-    if s[PHASE] == ATTACK_DECISION:                       # rule 3: counts 1..held
+    if s[PHASE] == ATTACK_DECISION:
+        # the words of a defence first, with nothing between them (LLVM merges the stores)
         for k in range(N_NUMBERS):
-            m = (2 << s[h + k]) - 2
-            s[row + _W_ATTACK + k] = m
             s[row + _W_TRANSFER + k] = 0
+        for k in range(N_NUMBERS):
             s[row + _W_BEAT + k] = 0
-            some |= m
         for j in range(VOILA, N_KINDS):
             s[row + _W_JOKER + j] = 0
+        for k in range(N_NUMBERS):                        # rule 3: counts 1..held
+            m = (2 << s[h + k]) - 2
+            s[row + _W_ATTACK + k] = m
+            some |= m
         return some
     sk = _stack_kind(s)
-    total = (sk + 1) * s[STACK_N]
-    for k in range(N_NUMBERS):
-        m = (2 << s[h + k]) - 2                           # counts 1..held
+    for k in range(N_NUMBERS):                            # the other words, as above
         s[row + _W_ATTACK + k] = 0
-        t = m & -np.int64(k == sk)                        # rule 4: the stack's rank only
-        s[row + _W_TRANSFER + k] = t
-        lo = ((total * _DIV[k]) >> _DIV_SHIFT) + 1        # rule 5: the fewest cards that beat it
-        b = m & -(np.int64(1) << min(lo, 31))             # (a hand holds fewer than 31 cards)
+    for k in range(N_NUMBERS):
+        s[row + _W_TRANSFER + k] = 0
+    some = (2 << s[h + sk]) - 2                           # rule 4: counts 1..held
+    s[row + _W_TRANSFER + sk] = some
+    # rule 5: a beat is worth more than the stack: at least _FEWEST[total, k] cards of kind k
+    fewest = _FEWEST_ROW * ((sk + 1) * s[STACK_N])
+    for k in range(N_NUMBERS):
+        lo = _FEWEST[_at(fewest + k)]
+        b = ((2 << s[h + k]) - 2) >> lo << lo             # counts lo..held
         s[row + _W_BEAT + k] = b
-        some |= t | b
+        some |= b
     for j in range(VOILA, N_KINDS):                       # rules 6-8: one per joker kind held
         m = min(s[h + j], 1) << 1
         s[row + _W_JOKER + j] = m
