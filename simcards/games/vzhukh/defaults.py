@@ -4,11 +4,9 @@
 they are the ones to spend on attacks, and the high ones are kept for beating;
 most strategies attack this way and only say how they defend.
 """
-import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
-from simcards.engine import lowest_bit
 from simcards.games.vzhukh.rules import ATTACK, N_NUMBERS, encode_move
 from simcards.games.vzhukh.view import held
 
@@ -16,12 +14,12 @@ from simcards.games.vzhukh.view import held
 @njit(inline="always", **NJIT_OPTIONS)
 def lowest_rank(view):
     """The lowest number card kind in hand, or -1."""
-    # the kinds held as a bit mask, then its lowest bit: no branch on the hand (a loop that
-    # stops at the first kind held mispredicts its exit about once a call)
-    held_mask = 0
-    for k in range(N_NUMBERS):
-        held_mask |= np.int64(held(view, k) > 0) << k
-    return lowest_bit(held_mask) if held_mask != 0 else -1
+    # a select per kind from the top down, no branch on the hand (a loop that stops at the
+    # first kind held mispredicts its exit about once a call)
+    lowest = -1
+    for k in range(N_NUMBERS - 1, -1, -1):
+        lowest = k if held(view, k) > 0 else lowest
+    return lowest
 
 
 @njit(inline="always", **NJIT_OPTIONS)

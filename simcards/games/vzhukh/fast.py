@@ -48,7 +48,7 @@ from simcards.games.vzhukh.rules import (
 from simcards.games.vzhukh.view import (
     ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SHIFT, HAND_SIZE,
     HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL,
-    LEGAL_SHIFT, LEGAL_STRIDE, N, NEXT_SEAT, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
+    LEGAL_SHIFT, LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
 from simcards.rng import _S32, _U_GOLDEN, _mix, shuffle_range
@@ -138,6 +138,7 @@ def new_state(n, params):
     s[HAND_SIZE] = params[P_HAND]
     s[CAP] = params[P_ACTION_CAP]
     s[JOKER_PENALTY] = params[P_JOKER_PENALTY]
+    s[NUMBERS] = N_NUMBERS
     pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
@@ -270,7 +271,15 @@ def _draw_up(s, p):
     top = s[STOCK_N]
     want = min(s[HAND_SIZE] - s[HAND_N + p], top)
     h = hand(p)
-    for _ in range(want):
+    # the first two cards count 0 or 1 each, with no branch on `want`; the rest in a loop that
+    # rarely runs (an action of three cards or more). A loop alone mispredicted its exit: how
+    # many cards an action plays is the game's data. A card counted 0 is read within the array
+    # (the stock, or the sorted deck just above it) and its kind masked into the hand's row.
+    for i in range(2):
+        one = np.int64(i < want)
+        top -= one
+        s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += one
+    for _ in range(2, want):
         top -= 1
         s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += 1
     s[HAND_N + p] += want
@@ -337,8 +346,8 @@ def _legal(s):
             s[row + _W_BEAT + k] = 0
         for j in range(VOILA, N_KINDS):
             s[row + _W_JOKER + j] = 0
-        for k in range(N_NUMBERS):                        # rule 3: counts 1..held
-            m = (2 << s[h + k]) - 2
+        for k in range(s[NUMBERS]):                       # rule 3: counts 1..held
+            m = (2 << s[h + k]) - 2                       # (N_NUMBERS: SIMD lanes, view.py)
             s[row + _W_ATTACK + k] = m
             some |= m
         return some
@@ -351,7 +360,7 @@ def _legal(s):
     s[row + _W_TRANSFER + sk] = some
     # rule 5: a beat is worth more than the stack: at least _FEWEST[total, k] cards of kind k
     fewest = _FEWEST_ROW * ((sk + 1) * s[STACK_N])
-    for k in range(N_NUMBERS):
+    for k in range(s[NUMBERS]):                           # (N_NUMBERS: SIMD lanes, view.py)
         lo = _FEWEST[_at(fewest + k)]
         b = ((2 << s[h + k]) - 2) >> lo << lo             # counts lo..held
         s[row + _W_BEAT + k] = b
