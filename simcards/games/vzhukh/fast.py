@@ -32,6 +32,14 @@ state and never keep, return or allocate an array, and the NRT_incref/NRT_decref
 calls on the borrowed arrays' null counters were 4% of the run time. A callee
 compiled first from such a function inherits those settings (numba's flag
 inheritance), which is why NJIT_OPTIONS spells ``forceinline=False`` out.
+
+What else the action's path does for speed (docs/rules/vzhukh.md, "Engine notes", has the
+measurements): the legal masks of the ten ranks are computed on SIMD lanes (loops bounded by
+``s[NUMBERS]``, see view.py), rule 5's fewest beating cards come from a table (``_FEWEST``),
+the next seat from a table (``NEXT_SEAT``), indices the compiler cannot see are not negative
+are typed unsigned (``_at``) or masked to their range (``_cur``, ``_stack_kind``), a drawn
+card is counted without a branch on how many are drawn, and a round starts from a kept
+sorted deck with a shuffle whose draws are computed first (``_shuffle_stock``).
 """
 from __future__ import annotations
 
@@ -42,13 +50,12 @@ from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
-    MAX_STACK_SUM,
-    N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND, P_JOKER_PENALTY, ROUNDS,
-    TRANSFER, VOILA, VZHUKH)
+    MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
+    P_JOKER_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
     ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SHIFT, HAND_SIZE,
-    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL,
-    LEGAL_SHIFT, LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
+    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
+    LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
 from simcards.rng import _S32, _U_GOLDEN, _mix, shuffle_range
@@ -328,7 +335,7 @@ def _forced(s, rng):
 
 
 @njit(**_HOT, **_INTERNAL)
-def _legal(s):
+def _legal(s, phase):
     """The legal moves of the seat to act, as the bit mask over move codes in its row of
     LEGAL (view.py); returns 0 when there is none (a forced step follows). The counts of one
     (action, kind) form one word, computed without a branch on the hand (a list of codes
@@ -338,7 +345,7 @@ def _legal(s):
     h = hand(p)
     row = legal_row(p)
     some = 0
-    if s[PHASE] == ATTACK_DECISION:
+    if phase == ATTACK_DECISION:
         # the words of a defence first, with nothing between them (LLVM merges the stores)
         for k in range(N_NUMBERS):
             s[row + _W_TRANSFER + k] = 0
@@ -378,8 +385,12 @@ def advance(s, rng):
     while True:
         if s[OVER] != 0:
             return DONE
-        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP] and _legal(s) != 0:
-            return s[PHASE]
+        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP]:
+            # the phase read once: the kernel's branch on the decision it returns is then the
+            # same as _legal's (LLVM merges them)
+            phase = s[PHASE]
+            if _legal(s, phase) != 0:
+                return phase
         _forced(s, rng)
 
 

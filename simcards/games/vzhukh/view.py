@@ -21,7 +21,7 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import memory_accessors, memory_block
+from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.vzhukh.rules import MAX_COUNT, MAX_PLAYERS, N_KINDS, N_MOVES, ROUNDS
 from simcards.layout import Layout
 
@@ -111,11 +111,8 @@ def n_legal(view):
     """How many legal moves this decision has (at least 1)."""
     row = LEGAL + (view.seat << LEGAL_SHIFT)
     n = 0
-    for w in range(LEGAL_STRIDE):
-        bits = view.s[row + w]
-        while bits != 0:
-            bits &= bits - 1
-            n += 1
+    for w in range(LEGAL_STRIDE):                 # a popcount per word (on SIMD lanes)
+        n += bit_count(view.s[row + w])
     return n
 
 
@@ -138,19 +135,15 @@ def legal_move(view, i):
     """Legal move i, 0 <= i < n_legal(view), in the canonical order (ascending codes):
     attacks by (rank, count); defences: transfers by count, beats by (rank, count), jokers
     by kind. -1 when i is out of range."""
+    if i < 0:
+        return -1
     row = LEGAL + (view.seat << LEGAL_SHIFT)
-    for w in range(LEGAL_STRIDE):
+    for w in range(LEGAL_STRIDE):                 # whole words skipped by their popcount
         bits = view.s[row + w]
-        while bits != 0:
-            low = bits & -bits
-            if i == 0:
-                c = 0
-                while low > 1:
-                    low >>= 1
-                    c += 1
-                return (w << 5) | c
-            i -= 1
-            bits ^= low
+        c = bit_count(bits)
+        if i < c:
+            return (w << 5) | nth_bit(bits, i)
+        i -= c
     return -1
 
 
