@@ -6,6 +6,7 @@ What is legal comes from the engine's legal moves (``legal_counts``, ``n_legal``
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.engine import lowest_bit
 from simcards.games.vzhukh.defaults import attack_lowest, lowest_rank  # noqa: F401 (re-exported)
 from simcards.games.vzhukh.rules import (ATTACK, BEAT, JOKER, KRABLE, N_NUMBERS, TRANSFER, VOILA,
                                          VZHUKH, encode_move)
@@ -38,23 +39,27 @@ def transfer(view, count):
 @njit(inline="always", **NJIT_OPTIONS)
 def fewest(counts):
     """The lowest count in a mask of legal counts (legal_counts); 0 when there is none."""
-    c = 0
-    if counts != 0:
-        c = 1
-        while (counts >> c) & 1 == 0:
-            c += 1
-    return c
+    # one instruction (cttz) instead of a loop whose trip count the hand decides; a count is
+    # at least 1 (bit 0 is never set), and the lowest bit of 0 is 64, which & 63 makes 0
+    return lowest_bit(counts & -2) & 63
+
+
+_NO_BEAT = 1 << 40                 # above every key of cheapest_beat
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def cheapest_beat(view):
     """The legal beat with the fewest points (ties: the higher rank, so fewer cards), or -1."""
-    best, best_cost = -1, 1 << 30
-    for k in range(N_NUMBERS - 1, -1, -1):
+    # the least key (points, then 15 - rank, then count) over the ranks that can beat: a min
+    # and a select per rank, no branch (which rank wins is data the predictor cannot learn)
+    best = _NO_BEAT
+    for k in range(N_NUMBERS):
         c = fewest(legal_counts(view, BEAT, k))
-        if c > 0 and (k + 1) * c < best_cost:
-            best, best_cost = encode_move(BEAT, k, c), (k + 1) * c
-    return best
+        key = ((k + 1) * c) << 9 | (15 - k) << 5 | c
+        best = min(best, key if c > 0 else _NO_BEAT)
+    if best == _NO_BEAT:
+        return -1
+    return encode_move(BEAT, 15 - ((best >> 5) & 15), best & 31)
 
 
 @njit(inline="always", **NJIT_OPTIONS)

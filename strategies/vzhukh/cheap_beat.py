@@ -9,7 +9,7 @@ with the game's default (every card of the lowest rank).
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from simcards.games.vzhukh.view import n_players, stock_size
 from simcards.params import slot
 from ._kit import best_joker, can_transfer, cheapest_beat, transfer
@@ -23,7 +23,7 @@ _JOKER_BELOW = slot(PARAMS, "joker_below")
 _TRANSFER_CARDS = slot(PARAMS, "transfer_cards")
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng, params):
     if stock_size(view) < np.int64(params[_JOKER_BELOW]) * n_players(view):
         j = best_joker(view)

@@ -6,11 +6,11 @@ cheapest beat; attacks with the game's default (every card of the lowest rank).
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from ._kit import best_joker, can_transfer, cheapest_beat, transfer
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng):
     j = best_joker(view)
     if j >= 0:

@@ -6,16 +6,16 @@ stacks that can be neither transferred nor beaten.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from ._kit import attack_lowest, best_joker, can_transfer, cheapest_beat, transfer
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def attack(view, rng):
     return attack_lowest(view)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng):
     if can_transfer(view):
         return transfer(view, 1)

@@ -8,16 +8,16 @@ count), jokers (Voila, Krable-Bums, Vzhukh).
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from simcards.games.vzhukh.view import legal_move, n_legal
 from simcards.rng import rand_below
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def attack(view, rng):
     return legal_move(view, rand_below(rng, n_legal(view)))
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng):
     return legal_move(view, rand_below(rng, n_legal(view)))

@@ -5,16 +5,16 @@ player's problem larger; beating is the fall-back and jokers the last resort.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from ._kit import attack_biggest, best_joker, can_transfer, cheapest_beat, transfer
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def attack(view, rng):
     return attack_biggest(view)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def defend(view, rng):
     if can_transfer(view):
         return transfer(view, 99)

@@ -88,9 +88,39 @@ def test_start_game_zeroes_the_strategies_memory_and_views_carry_it():
     s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS] = 7
     fast.start_game(s, np.array([5], np.uint64))
     assert not s[V.MEMORY:V.MEMORY + 3 * MEMORY_SLOTS].any()
-    assert len(s) == V.STOCK + sum(deck_counts(rules))
+    assert len(s) == V.state_size.py_func(sum(deck_counts(rules)))
     g = Game(3, rules, 1, 0)
     v = g.view(g.next_decision()[0])
     V.remember.py_func(v, 3, 42)
     save_memory(v.s, V.MEMORY, v.seat, g.memory[v.seat])
     assert V.memory.py_func(g.view(), 3) == 42 and g.memory[v.seat][3] == 42
+
+
+def test_the_fast_engines_shuffle_is_rng_shuffle_range():
+    """fast._shuffle_stock restates rng.shuffle_range_ahead (unsigned indices): the same
+    permutation and the same generator state after it as rng.shuffle_range, on several decks
+    (every game's deal is checked against the reference engine too, by the replay tests)."""
+    from numba import njit
+
+    from simcards.games.vzhukh import fast, view as V
+    from simcards.registry import get_game
+    from simcards.rng import shuffle_range
+
+    @njit
+    def shuffle_stock(s, rng):
+        fast._shuffle_stock(s, rng)
+
+    spec = get_game("vzhukh")
+    for counts in ({}, {"count_1": 60, "count_10": 60}, {"count_voila": 0, "count_2": 1}):
+        rules = spec.resolve_rules(counts)
+        s = fast.new_state(2, spec.encode_params(rules, 2))
+        d = int(s[V.DECK])
+        states = [np.uint64(g * 0x9E3779B97F4A7C15 % 2**64) for g in range(300)]
+        states.append(np.uint64(0))
+        for x in states:
+            mine, theirs = s.copy(), s.copy()
+            mine[V.STOCK:V.STOCK + d] = theirs[V.STOCK:V.STOCK + d] = np.arange(d)
+            a, b = np.array([x], np.uint64), np.array([x], np.uint64)
+            shuffle_stock(mine, a)
+            shuffle_range(theirs, V.STOCK, d, b)
+            assert (mine[V.STOCK:V.STOCK + d] == theirs[V.STOCK:V.STOCK + d]).all() and a[0] == b[0]

@@ -305,7 +305,7 @@ def test_view_shows_what_the_rule_file_lists_and_nothing_else():
     assert [V.legal_move(v, i) for i in range(V.n_legal(v))] == g.legal_moves()
     assert V.is_legal_move(v, beat(10, 2)) is False and V.is_legal_move(v, joker("Z")) is True
     # other hands and the stock are not in the view: every field the seat may not see is zero
-    assert len(v.s) == V.STOCK + sum(g.counts)
+    assert len(v.s) == V.state_size.py_func(sum(g.counts))
     assert not v.s[~V.LAYOUT.visible_to(1, len(v.s))].any()
     assert not v.s[V.HANDS + 2 * V.HAND_STRIDE:V.HANDS + 2 * V.HAND_STRIDE + N_KINDS].any()
     assert len(CARD_NAMES) == N_KINDS

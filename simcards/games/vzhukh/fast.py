@@ -16,84 +16,155 @@ whole state is one array ``s`` and every field an index into it (view.py).
 
 The stack in play always holds cards of one rank: it is (STACK_KIND, STACK_N).
 The discard pile is never reshuffled, so it is kept as counts per kind.
+
+How it is compiled (one of three decorators on every function):
+
+- ``_LEAF``, numba's ``inline="always"``: one-line helpers (numba copies their IR
+  into the caller; it re-types the callee at every call site, so only for small ones).
+- ``_HOT``, ``forceinline``: compiled once, inlined by LLVM into the kernel: the
+  action's path (``advance``, ``_legal``, ``apply``, ``_draw_up``).
+- ``_CALL``: compiled once and called: the rare paths (a round's end and deal, a
+  pass, a take, a joker) and the contract's entry points.
+
+Internal functions are compiled without the Python and C wrappers nobody calls,
+and without numba's reference counting (``_INTERNAL``): they receive the borrowed
+state and never keep, return or allocate an array, and the NRT_incref/NRT_decref
+calls on the borrowed arrays' null counters were 4% of the run time. A callee
+compiled first from such a function inherits those settings (numba's flag
+inheritance), which is why NJIT_OPTIONS spells ``forceinline=False`` out.
+
+What else the action's path does for speed (docs/rules/vzhukh.md, "Engine notes", has the
+measurements): the legal masks of the ten ranks are computed on SIMD lanes (loops bounded by
+``s[NUMBERS]``, see view.py), rule 5's fewest beating cards come from a table (``_FEWEST``),
+the next seat from a table (``NEXT_SEAT``), indices the compiler cannot see are not negative
+are typed unsigned (``_at``) or masked to their range (``_cur``, ``_stack_kind``), a drawn
+card is counted without a branch on how many are drawn, and a round starts from a kept
+sorted deck with a shuffle whose draws are computed first (``_shuffle_stock``).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
-    ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM, N_KINDS,
-    N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND, P_JOKER_PENALTY, ROUNDS, TRANSFER,
-    VOILA, VZHUKH)
+    ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
+    MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
+    P_JOKER_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
     ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SHIFT, HAND_SIZE,
-    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL,
-    LEGAL_SHIFT, LEGAL_STRIDE, N, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, ROUND, ROUND_PEN, ROUND_STEPS,
-    STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION, TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY,
-    UNFINISHED, View)
-from simcards.rng import shuffle_range
+    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
+    LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
+    ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
+    TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
+from simcards.rng import _S32, _U_GOLDEN, _mix, shuffle_range
 
 DONE = -1
 SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snapshot)
 
+# how each function is compiled (the module's docstring says why)
+_LEAF = {**NJIT_OPTIONS, "inline": "always"}
+_HOT = FORCEINLINE_NJIT_OPTIONS
+_CALL = NJIT_OPTIONS
+_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+
 # words of a LEGAL row (action << 4 | kind): where each action's masks start
 _W_ATTACK, _W_TRANSFER, _W_BEAT, _W_JOKER = ATTACK << 4, TRANSFER << 4, BEAT << 4, JOKER << 4
-#: floor(t / v) == (t * _DIV[v - 1]) >> _DIV_SHIFT for 0 <= t <= MAX_STACK_SUM, v = 1..10: the
-#: fewest cards that beat a stack without a division on the hot path
-_DIV_SHIFT = 24
-_DIV = np.array([(1 << _DIV_SHIFT) // v + 1 for v in range(1, N_NUMBERS + 1)], np.int64)
-assert all((t * int(_DIV[v - 1])) >> _DIV_SHIFT == t // v
-           for v in range(1, N_NUMBERS + 1) for t in range(MAX_STACK_SUM + 1))
+#: Rule 5 as a table: _FEWEST[_FEWEST_ROW * t + k] is the fewest cards of kind k worth more
+#: than t points, t // (k + 1) + 1, capped at 31 (a hand never holds that many of a kind: a
+#: count mask has no bit from 31 up). One byte read per kind instead of a division (or its
+#: multiply-shift, min and add) on the hot path.
+_FEWEST_ROW = 16
+_FEWEST = np.array([[min(t // (k + 1) + 1, 31) if k < N_NUMBERS else 0 for k in range(_FEWEST_ROW)]
+                    for t in range(MAX_STACK_SUM + 1)], np.uint8).ravel()
+assert MAX_HAND < 31
+#: Seats are 0..MAX_PLAYERS - 1 and card kinds 0..N_KINDS - 1, so they fit in these bits (see _cur)
+_SEAT_BITS = 7
+_KIND_BITS = 15
+assert MAX_PLAYERS - 1 <= _SEAT_BITS and N_KINDS - 1 <= _KIND_BITS
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def hand(p):
     """Offset of seat p's hand: s[hand(p) + kind] is how many of that kind it holds."""
     return HANDS + (p << HAND_SHIFT)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def legal_row(p):
     """Offset of seat p's legal moves: LEGAL_STRIDE words, a bit mask over move codes."""
     return LEGAL + (p << LEGAL_SHIFT)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_LEAF)
+def _cur(s):
+    """The seat to act. The mask changes no value, but it tells the compiler the seat's
+    range: then s[hand(p) + k] & co. need no negative-index wrap-around."""
+    return s[CUR] & _SEAT_BITS
+
+
+@njit(**_LEAF)
+def _at(i):
+    """An index the caller knows is not negative, typed unsigned: numba then leaves out the
+    negative-index wrap-around (a compare and a select per access)."""
+    return np.uint64(i)
+
+
+@njit(**_LEAF)
+def _stack_kind(s):
+    """The stack's kind while a stack is in play (a defence), non-negative like _cur."""
+    return s[STACK_KIND] & _KIND_BITS
+
+
+@njit(**_LEAF)
+def next_player(s, p):
+    """The next player in the current direction: a read of the table new_state fills."""
+    return s[_at(NEXT_SEAT + SEAT_ROW + SEAT_ROW * s[DIR] + p)]
+
+
+@njit(**_LEAF)
+def sorted_deck_at(s):
+    """The whole deck in canonical order (kinds ascending), written once by ``new_state``."""
+    return STOCK + s[DECK]
+
+
+@njit(**_LEAF)
+def draws_at(s):
+    """Room for a shuffle's draws (simcards.rng.shuffle_range_ahead)."""
+    return STOCK + 2 * s[DECK]
+
+
+@njit(**_CALL)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     d = params[P_DECK]
-    s = np.zeros(STOCK + d, np.int64)
+    s = np.zeros(state_size(d), np.int64)
     s[N] = n
     s[DECK] = d
     s[HAND_SIZE] = params[P_HAND]
     s[CAP] = params[P_ACTION_CAP]
     s[JOKER_PENALTY] = params[P_JOKER_PENALTY]
+    s[NUMBERS] = N_NUMBERS
+    pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
+        for _ in range(params[P_COUNTS + k]):
+            s[pos] = k
+            pos += 1
+    for p in range(n):                      # rule 2: clockwise is increasing seats
+        s[NEXT_SEAT + 2 * SEAT_ROW + p] = p + 1 if p + 1 < n else 0
+        s[NEXT_SEAT + p] = p - 1 if p > 0 else n - 1
     return s
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def next_player(s, p):
-    # a compare beats the integer division of `%` on the hot path
-    q = p + s[DIR]
-    if q >= s[N]:
-        return 0
-    if q < 0:
-        return s[N] - 1
-    return q
-
-
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def _add_penalty(s, p, points):
     s[PENALTY + p] += points
     s[ROUND_PEN + ROUNDS * p + s[ROUND]] += points
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def start_game(s, rng):
     n = s[N]
     s[PENALTY:PER_GAME_END] = 0             # penalties, takes, jokers left, dealt, memory
@@ -108,26 +179,57 @@ def start_game(s, rng):
         s[DEALT + p] = kinds_mask(s, hand(p), N_KINDS)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
+def _shuffle_stock(s, rng):
+    """simcards.rng.shuffle_range(s, STOCK, deck, rng): the same permutation from the same
+    numbers. This is rng.shuffle_range_ahead restated with indices typed unsigned (_at), which
+    the shared one cannot assume: its swaps then need no wrap-around, and the shuffles (three
+    a game) took 25% fewer instructions. Every draw is computed first, on SIMD lanes, into the
+    draws run of the state, taking for granted that Lemire's method rejects none; the first
+    draw that might be rejected (odds below deck / 2**32) hands over to the exact loop."""
+    d = s[DECK]
+    at = draws_at(s)
+    x0 = rng[0]
+    for t in range(d - 1):          # draw t places position d - 1 - t, out of d - t
+        z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
+        s[_at(at + t)] = np.int64((z >> _S32) * np.uint64(d - t))
+    for t in range(d - 1):
+        i = d - 1 - t
+        m = s[_at(at + t)]
+        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
+            rng[0] = x0 + np.uint64(t) * _U_GOLDEN
+            shuffle_range(s, STOCK, i + 1, rng)
+            return
+        j = m >> 32
+        x = s[_at(STOCK + i)]
+        s[_at(STOCK + i)] = s[_at(STOCK + j)]
+        s[_at(STOCK + j)] = x
+    if d > 1:
+        rng[0] = x0 + np.uint64(d - 1) * _U_GOLDEN
+
+
+@njit(**_CALL, **_INTERNAL)
 def start_round(s, rng):
     """Rule 2: every card in canonical order (kinds ascending), shuffled, dealt one at a time
     from the round's first attacker (seat round mod n) clockwise."""
-    pos = STOCK
-    for k in range(N_KINDS):
-        for _ in range(s[COUNTS + k]):
-            s[pos] = k
-            pos += 1
+    d = s[DECK]
+    deck = sorted_deck_at(s)
+    for i in range(d):
+        s[STOCK + i] = s[deck + i]
     n = s[N]
-    s[HANDS:HANDS + n * HAND_STRIDE] = 0
-    s[HAND_N:HAND_N + n] = 0
-    s[DISCARD:DISCARD + N_KINDS] = 0
+    for i in range(HANDS, HANDS + n * HAND_STRIDE):
+        s[i] = 0
+    for p in range(n):
+        s[HAND_N + p] = 0
+    for k in range(N_KINDS):
+        s[DISCARD + k] = 0
     s[STACK_KIND] = -1
     s[STACK_N] = 0
-    shuffle_range(s, STOCK, s[DECK], rng)
+    _shuffle_stock(s, rng)
     first = s[ROUND]
     while first >= n:
         first -= n
-    top = pos
+    top = STOCK + d
     for _ in range(s[HAND_SIZE]):
         p = first
         for _ in range(n):
@@ -146,7 +248,7 @@ def start_round(s, rng):
     s[ENDING] = 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _end_round(s, rng):
     """Rule 12: the stack is discarded without penalty; jokers in hand cost joker_penalty each.
     Rule 13: three rounds make the game."""
@@ -167,27 +269,33 @@ def _end_round(s, rng):
         start_round(s, rng)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_HOT, **_INTERNAL)
 def _draw_up(s, p):
     """Rules 11-12: count the action; the player who acted draws from the top of the stock back
     up to hand_size; an empty stock after the draw ends the round (at the next forced step)."""
     s[ACTIONS] += 1
     s[ROUND_STEPS] += 1
-    want = s[HAND_SIZE] - s[HAND_N + p]
     top = s[STOCK_N]
-    if want > top:
-        want = top
+    want = min(s[HAND_SIZE] - s[HAND_N + p], top)
     h = hand(p)
-    for _ in range(want):
+    # the first two cards count 0 or 1 each, with no branch on `want`; the rest in a loop that
+    # rarely runs (an action of three cards or more). A loop alone mispredicted its exit: how
+    # many cards an action plays is the game's data. A card counted 0 is read within the array
+    # (the stock, or the sorted deck just above it) and its kind masked into the hand's row.
+    for i in range(2):
+        one = np.int64(i < want)
+        top -= one
+        s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += one
+    for _ in range(2, want):
         top -= 1
-        s[h + s[STOCK + top]] += 1
+        s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += 1
     s[HAND_N + p] += want
     s[STOCK_N] = top
     if top == 0:
         s[ENDING] = 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
 def _forced(s, rng):
     """One step no strategy decides: the end of a round that is due (rule 12), the cap (rule 14),
     a pass (rule 3) or taking the stack (rule 10)."""
@@ -198,7 +306,7 @@ def _forced(s, rng):
         s[OVER] = 1
         s[UNFINISHED] = 1
         return
-    p = s[CUR]
+    p = _cur(s)
     if s[PHASE] == ATTACK_DECISION:
         # rule 3: no number card: pass the attack on (not an action: no draw)
         s[PASSES] += 1
@@ -210,7 +318,7 @@ def _forced(s, rng):
             s[CUR] = next_player(s, p)
         return
     # rule 10: take the stack: its sum is the penalty, its cards are discarded; the next attacks
-    sk = s[STACK_KIND]
+    sk = _stack_kind(s)
     _add_penalty(s, p, (sk + 1) * s[STACK_N])
     s[DISCARD + sk] += s[STACK_N]
     s[TAKES_BY + p] += 1
@@ -226,67 +334,82 @@ def _forced(s, rng):
     _draw_up(s, p)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
-def _enumerate(s):
+@njit(**_HOT, **_INTERNAL)
+def _legal(s, phase):
     """The legal moves of the seat to act, as the bit mask over move codes in its row of
     LEGAL (view.py); returns 0 when there is none (a forced step follows). The counts of one
-    (action, kind) form one word, computed without a branch on the hand: a list of codes
-    cost about 40 ns per action in mispredicted loops."""
-    p = s[CUR]
+    (action, kind) form one word, computed without a branch on the hand (a list of codes
+    cost about 40 ns per action in mispredicted loops), and every word of the row is
+    written with a constant trip count (no call of memset for a slice)."""
+    p = _cur(s)
     h = hand(p)
     row = legal_row(p)
     some = 0
-    if s[PHASE] == ATTACK_DECISION:                       # rule 3: counts 1..held
+    if phase == ATTACK_DECISION:
+        # the words of a defence first, with nothing between them (LLVM merges the stores)
         for k in range(N_NUMBERS):
-            m = (2 << s[h + k]) - 2
+            s[row + _W_TRANSFER + k] = 0
+        for k in range(N_NUMBERS):
+            s[row + _W_BEAT + k] = 0
+        for j in range(VOILA, N_KINDS):
+            s[row + _W_JOKER + j] = 0
+        for k in range(s[NUMBERS]):                       # rule 3: counts 1..held
+            m = (2 << s[h + k]) - 2                       # (N_NUMBERS: SIMD lanes, view.py)
             s[row + _W_ATTACK + k] = m
             some |= m
-        s[row + _W_TRANSFER:row + _W_JOKER + N_KINDS] = 0
-    else:
-        s[row + _W_ATTACK:row + _W_TRANSFER + N_NUMBERS] = 0
-        sk = s[STACK_KIND]
-        some = (2 << s[h + sk]) - 2                       # rule 4: counts 1..held
-        s[row + _W_TRANSFER + sk] = some
-        total = (sk + 1) * s[STACK_N]
-        for k in range(N_NUMBERS):                        # rule 5: worth more than total
-            lo = ((total * _DIV[k]) >> _DIV_SHIFT) + 1    # the fewest cards that beat it
-            m = ((2 << s[h + k]) - 1) & -(1 << min(lo, 31))
-            s[row + _W_BEAT + k] = m
-            some |= m
-        for j in range(VOILA, N_KINDS):                   # rules 6-8: one per joker kind held
-            m = min(s[h + j], 1) << 1
-            s[row + _W_JOKER + j] = m
-            some |= m
+        return some
+    sk = _stack_kind(s)
+    for k in range(N_NUMBERS):                            # the other words, as above
+        s[row + _W_ATTACK + k] = 0
+    for k in range(N_NUMBERS):
+        s[row + _W_TRANSFER + k] = 0
+    some = (2 << s[h + sk]) - 2                           # rule 4: counts 1..held
+    s[row + _W_TRANSFER + sk] = some
+    # rule 5: a beat is worth more than the stack: at least _FEWEST[total, k] cards of kind k
+    fewest = _FEWEST_ROW * ((sk + 1) * s[STACK_N])
+    for k in range(s[NUMBERS]):                           # (N_NUMBERS: SIMD lanes, view.py)
+        lo = _FEWEST[_at(fewest + k)]
+        b = ((2 << s[h + k]) - 2) >> lo << lo             # counts lo..held
+        s[row + _W_BEAT + k] = b
+        some |= b
+    for j in range(VOILA, N_KINDS):                       # rules 6-8: one per joker kind held
+        m = min(s[h + j], 1) << 1
+        s[row + _W_JOKER + j] = m
+        some |= m
     return some
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_HOT)
 def advance(s, rng):
     """Play forced steps until a strategy must decide; DONE when the game ends."""
     while True:
         if s[OVER] != 0:
             return DONE
-        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP] and _enumerate(s) != 0:
-            return s[PHASE]
+        if s[ENDING] == 0 and s[ROUND_STEPS] < s[CAP]:
+            # the phase read once: the kernel's branch on the decision it returns is then the
+            # same as _legal's (LLVM merges them)
+            phase = s[PHASE]
+            if _legal(s, phase) != 0:
+                return phase
         _forced(s, rng)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def decider(s):
-    return s[CUR]
+    return _cur(s)
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def view_attack(s):
-    return View(s, s[CUR])
+    return View(s, _cur(s))
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def view_defend(s):
-    return View(s, s[CUR])
+    return View(s, _cur(s))
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def legal_moves(s, out):
     """The legal moves of the decision ``advance`` stopped at, into out (ascending codes);
     returns the count."""
@@ -301,16 +424,35 @@ def legal_moves(s, out):
     return n
 
 
-@njit(inline="always", **NJIT_OPTIONS)
+@njit(**_LEAF)
 def is_legal(s, kind, move):
     if kind != s[PHASE] or move < 0 or move >= N_MOVES:
         return False
-    return (s[legal_row(s[CUR]) + (move >> 5)] >> (move & 31)) & 1 != 0
+    return (s[legal_row(_cur(s)) + (move >> 5)] >> (move & 31)) & 1 != 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL, **_INTERNAL)
+def _joker(s, p, card):
+    """Rules 6-9: the joker is discarded, then its effect; the stack goes on."""
+    s[DISCARD + card] += 1
+    sk = _stack_kind(s)
+    if card == VOILA:                                     # rule 6: back, direction reversed
+        s[DIR] = -s[DIR]
+    elif card == KRABLE:                                  # rule 7: k // 2 cards are penalty
+        half = s[STACK_N] >> 1
+        _add_penalty(s, p, half * (sk + 1))
+        s[DISCARD + sk] += half
+        s[STACK_N] -= half
+    elif s[DISCARD + sk] > 0:                             # rule 8: one more from the discard
+        s[DISCARD + sk] -= 1
+        s[STACK_N] += 1
+    s[CUR] = next_player(s, p)
+
+
+@njit(**_HOT)
 def apply(s, rng, kind, move):
-    p = s[CUR]
+    """The decision's move (legal: the kernel checked it), then the draw (rules 11-12)."""
+    p = _cur(s)
     action = move >> 9
     card = (move >> 5) & 15
     count = move & 31
@@ -327,34 +469,22 @@ def apply(s, rng, kind, move):
         s[CUR] = next_player(s, p)
     elif action == BEAT:                                  # rule 5: all discarded, p attacks
         s[DISCARD + card] += count
-        s[DISCARD + s[STACK_KIND]] += s[STACK_N]
+        s[DISCARD + _stack_kind(s)] += s[STACK_N]
         s[STACK_KIND] = -1
         s[STACK_N] = 0
         s[PHASE] = ATTACK_DECISION
-    else:                                                 # rule 9: the joker is discarded
-        s[DISCARD + card] += 1
-        sk = s[STACK_KIND]
-        if card == VOILA:                                 # rule 6: back, direction reversed
-            s[DIR] = -s[DIR]
-        elif card == KRABLE:                              # rule 7: k // 2 cards are penalty
-            half = s[STACK_N] >> 1
-            _add_penalty(s, p, half * (sk + 1))
-            s[DISCARD + sk] += half
-            s[STACK_N] -= half
-        elif s[DISCARD + sk] > 0:                         # rule 8: one more from the discard
-            s[DISCARD + sk] -= 1
-            s[STACK_N] += 1
-        s[CUR] = next_player(s, p)
+    else:
+        _joker(s, p, card)
     _draw_up(s, p)                                        # rules 11-12
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)
     (rules.py declares the columns)."""
     n = s[N]
     unfinished = s[UNFINISHED] != 0
-    keys = np.empty(n, np.int64)                          # rule 13: fewer points rank higher
+    keys = s[RANK_KEYS:RANK_KEYS + MAX_PLAYERS]           # rule 13: fewer points rank higher
     for p in range(n):
         keys[p] = -s[PENALTY + p]
     jokers = 0
@@ -377,12 +507,12 @@ def write_result(s, seat_out, game_out):
     game_out[5] = s[UNFINISHED]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def snapshot_size(n, params):
     return SNAPSHOT_HEAD + n * (3 + ROUNDS) + n * N_KINDS + N_KINDS + params[P_DECK]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**_CALL)
 def snapshot(s, out):
     """Everything that defines the state, in the layout reference.Game.snapshot() uses."""
     head = (s[CUR], s[PHASE], s[DIR], s[STACK_KIND], s[STACK_N], s[ROUND], s[ACTIONS],

@@ -255,7 +255,7 @@ class Game:
         own rows (hand, first hand, legal moves, memory) as the fast engine has them, and
         every other field (other hands, the stock) zero."""
         L, p, n = layout, self.current, self.n
-        s = np.zeros(L.STOCK + sum(self.counts), np.int64)
+        s = np.zeros(L.state_size.py_func(sum(self.counts)), np.int64)
         head = {L.N: n, L.CUR: p, L.PHASE: self.phase, L.DIR: self.direction,
                 L.STACK_KIND: self.stack_kind, L.STACK_N: self.stack_count, L.ROUND: self.round,
                 L.ACTIONS: self.actions, L.PASSES: self.passes, L.TAKES: self.takes,

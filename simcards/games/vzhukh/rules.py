@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption, check_deal
 from simcards.registry import Decision
@@ -62,28 +62,28 @@ P_COUNTS = 4
 N_PARAMS = P_COUNTS + N_KINDS
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def value(kind):
     """Points of a number card kind (1..10)."""
     return kind + 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def encode_move(action, kind, count):
     return (action << 9) | (kind << 5) | count
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def move_action(move):
     return move >> 9
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def move_kind(move):
     return (move >> 5) & 15
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def move_count(move):
     return move & 31
 

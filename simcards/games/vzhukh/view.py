@@ -21,7 +21,7 @@ from collections import namedtuple
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import memory_accessors, memory_block
+from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.vzhukh.rules import MAX_COUNT, MAX_PLAYERS, N_KINDS, N_MOVES, ROUNDS
 from simcards.layout import Layout
 
@@ -66,8 +66,27 @@ HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, HAND_STRIDE, visibility="seat")  # s[
 #: the legal moves of p's current (or last) decision, written by fast.advance: the bit mask
 #: over move codes (see LEGAL_STRIDE)
 LEGAL = LAYOUT.block("LEGAL", MAX_PLAYERS, LEGAL_STRIDE, visibility="seat")
-# ---- the stock, top card last (hidden)
+# ---- the fast engine's own (hidden: zero in the reference engine's views)
+#: the seat after p is s[NEXT_SEAT + SEAT_ROW * (direction + 1) + p]: one row per direction
+#: (-1 and +1; the middle row is unused), set once by new_state, so that finding the next
+#: player is one read, with no branch on the wrap-around
+SEAT_ROW = 8
+assert SEAT_ROW >= MAX_PLAYERS
+NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 3, SEAT_ROW, visibility="hidden")
+RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
+#: rules.N_NUMBERS, set by new_state: fast._legal's loops over the ranks are bounded by s[NUMBERS],
+#: not by the constant, so that LLVM runs them on SIMD lanes (it vectorizes a loop whose trip
+#: count it does not know, and unrolls one of 10 trips into scalar code: 10% of an action)
+NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
+# ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
+# order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK")
+
+
+@njit(**NJIT_OPTIONS)
+def state_size(deck):
+    """Length of the state array for a deck of ``deck`` cards (both engines)."""
+    return STOCK + 3 * deck
 
 memory, remember = memory_accessors(MEMORY)
 
@@ -92,11 +111,8 @@ def n_legal(view):
     """How many legal moves this decision has (at least 1)."""
     row = LEGAL + (view.seat << LEGAL_SHIFT)
     n = 0
-    for w in range(LEGAL_STRIDE):
-        bits = view.s[row + w]
-        while bits != 0:
-            bits &= bits - 1
-            n += 1
+    for w in range(LEGAL_STRIDE):                 # a popcount per word (on SIMD lanes)
+        n += bit_count(view.s[row + w])
     return n
 
 
@@ -119,19 +135,15 @@ def legal_move(view, i):
     """Legal move i, 0 <= i < n_legal(view), in the canonical order (ascending codes):
     attacks by (rank, count); defences: transfers by count, beats by (rank, count), jokers
     by kind. -1 when i is out of range."""
+    if i < 0:
+        return -1
     row = LEGAL + (view.seat << LEGAL_SHIFT)
-    for w in range(LEGAL_STRIDE):
+    for w in range(LEGAL_STRIDE):                 # whole words skipped by their popcount
         bits = view.s[row + w]
-        while bits != 0:
-            low = bits & -bits
-            if i == 0:
-                c = 0
-                while low > 1:
-                    low >>= 1
-                    c += 1
-                return (w << 5) | c
-            i -= 1
-            bits ^= low
+        c = bit_count(bits)
+        if i < c:
+            return (w << 5) | nth_bit(bits, i)
+        i -= c
     return -1
 
 
