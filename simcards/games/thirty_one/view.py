@@ -28,6 +28,10 @@ from simcards.games.thirty_one.rules import (ACCEPT, HAND, KNOCK, MAX_PLAYERS, N
                                              PH_VOTE, REFUSE, SWAP_BASE)
 from simcards.layout import Layout
 
+#: A swap is give * SWAP_BASE + take: give = move >> SWAP_BITS, take = move & (SWAP_BASE - 1).
+SWAP_BITS = 6
+assert SWAP_BASE == 1 << SWAP_BITS
+
 # ---- layout of the state array s
 LAYOUT = Layout("thirty-one")
 N = LAYOUT.scalar("N")                                    # players
@@ -67,6 +71,8 @@ MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # the discard pile in order (bottom first; zeros past DISCARD_N): every card was seen face up
 DISCARD = LAYOUT.block("DISCARD", N_CARDS)
 STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stock[0:stock_n], top last
+# scratch: a shuffle's random numbers, drawn ahead of its swaps (fast._shuffle)
+DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
 SIZE = LAYOUT.size
 
 #: What a deciding seat receives, for both decisions.
@@ -101,12 +107,14 @@ def other_base(s):
 def in_legal_set(s, p, move):
     """``move`` is one of the legal moves stored for seat p's decision (fast.is_legal and
     is_legal_move: membership in the stored sets, no rule re-derived)."""
+    # Without a branch (a strategy's moves come in no order a branch predictor could learn):
+    # both tests are computed, their shift counts masked below 64; the range tests decide.
     d = move - other_base(s)
-    if 0 <= d < 64 and (s[LEGAL_OTHER + p] >> d) & 1 != 0:
-        return True
-    if move < 0 or move >= PASS:
-        return False
-    return (s[LEGAL_GIVE + p] >> (move // SWAP_BASE)) & (s[LEGAL_TAKE + p] >> (move % SWAP_BASE)) & 1 != 0
+    other = (d >= 0) & (d < 64) & ((s[LEGAL_OTHER + p] >> (d & 63)) & 1 != 0)
+    give = (move >> SWAP_BITS) & 63
+    take = move & (SWAP_BASE - 1)
+    swap = (move >= 0) & (move < PASS) & ((s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take) & 1 != 0)
+    return other | swap
 
 
 @njit(**_INLINE)
