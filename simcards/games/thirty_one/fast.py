@@ -32,7 +32,7 @@ from simcards.games.thirty_one.rules import (
 from simcards.games.thirty_one.view import (
     AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, E31,
     DRAWS, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
-    LEGAL_TAKE, MEMORY, MID, SWAP_BITS,
+    LEGAL_TAKE, MEMORY, MID, SEAT_BITS, SWAP_BITS,
     N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS, REFRESHES, REFUSALS, ROUND_CAP,
     ROUND_TURNS, ROUNDS, SIZE, SNAPSHOT_HEAD, STOCK, STOCK_N, TURN_CAP, TURNS, UNFINISHED, VOTER,
     VOTES, View, in_legal_set, other_base)
@@ -58,10 +58,6 @@ _HOT = FORCEINLINE_NJIT_OPTIONS
 #: an array: no Python or C wrapper, no reference counting (numba's NRT calls on the borrowed
 #: arrays' null counters cost time on every call).
 _INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
-#: Seats are 0..MAX_PLAYERS - 1: read as ``s[CUR] & SEAT_BITS`` (no value changes), they tell
-#: numba that an index s[X + p] is not negative, and it leaves out the wrap-around code.
-SEAT_BITS = 3
-assert MAX_PLAYERS - 1 <= SEAT_BITS and SEAT_BITS & (SEAT_BITS + 1) == 0
 
 
 # ---------------------------------------------------------------- cards and hands
@@ -81,18 +77,15 @@ def hand_score(a, b, c):
 def is_one_suit(a, b, c):
     """Rules 8-9: three cards of one suit, the ace of clubs counting as any suit (a suit
     all three can stand for; no branch to mispredict)."""
-    return (_SUITS[a] & _SUITS[b] & _SUITS[c]) != 0
+    # unsigned indices: numba adds no negative-index wrap-around to the loads
+    return (_SUITS[np.uint64(a)] & _SUITS[np.uint64(b)] & _SUITS[np.uint64(c)]) != 0
 
 
 @njit(**_INLINE)
-def sorted3(a, b, c):
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-        if a > b:
-            a, b = b, a
-    return a, b, c
+def _bits(a, b, c):
+    """Three cards as a bit mask (bit c: card c)."""
+    one = np.int64(1)
+    return (one << a) | (one << b) | (one << c)
 
 
 @njit(**_INLINE)
@@ -106,20 +99,21 @@ def _next(s, p):
 
 @njit(**_INLINE)
 def _cur(s):
-    """The seat whose turn it is, its range told (SEAT_BITS)."""
+    """The seat whose turn it is, its range told (view.SEAT_BITS)."""
     return s[CUR] & SEAT_BITS
 
 
 @njit(**_INLINE)
 def _voter(s):
-    """The seat answering a proposal (in a vote), its range told (SEAT_BITS)."""
+    """The seat answering a proposal (in a vote), its range told (view.SEAT_BITS)."""
     return s[VOTER] & SEAT_BITS
 
 
 @njit(**_INLINE)
 def _cards_of(mask):
-    """The three cards of a bit mask of three cards, ascending: lowest bit first, no compare
-    (sorting by compares mispredicts about every other branch)."""
+    """The three cards of a bit mask of three cards, ascending: hands and the middle are sorted
+    this way, lowest bit first, without a compare (sorting random cards by compares
+    mispredicts about every other branch)."""
     a = lowest_bit(mask)
     mask &= mask - 1
     b = lowest_bit(mask)
@@ -211,7 +205,7 @@ def start_game(s, rng):
     _deal(s, rng)
     for p in range(n):
         a, b, c = _hand(s, p)
-        s[DEALT + p] = (1 << a) | (1 << b) | (1 << c)
+        s[DEALT + p] = _bits(a, b, c)
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
@@ -229,10 +223,10 @@ def _deal(s, rng):
         p = first + i
         if p >= n:
             p -= n
-        a, b, c = sorted3(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n])
+        a, b, c = _cards_of(_bits(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n]))
         _set_hand(s, p, a, b, c)
     top -= 3 * n
-    a, b, c = sorted3(s[top - 1], s[top - 2], s[top - 3])
+    a, b, c = _cards_of(_bits(s[top - 1], s[top - 2], s[top - 3]))
     _set_middle(s, a, b, c)
     s[STOCK_N] = top - 3 - STOCK
     _clear_discard(s)
@@ -300,7 +294,7 @@ def _renew_middle(s, rng):
     a = _draw(s, rng)
     b = _draw(s, rng)
     c = _draw(s, rng)
-    a, b, c = sorted3(a, b, c)
+    a, b, c = _cards_of(_bits(a, b, c))
     _set_middle(s, a, b, c)
 
 
@@ -393,8 +387,8 @@ def _list_turn(s, p):
     a, b, c = _hand(s, p)
     x, y, z = _middle(s)
     one = np.int64(1)
-    s[LEGAL_GIVE + p] = (one << a) | (one << b) | (one << c)
-    s[LEGAL_TAKE + p] = (one << x) | (one << y) | (one << z)
+    s[LEGAL_GIVE + p] = _bits(a, b, c)
+    s[LEGAL_TAKE + p] = _bits(x, y, z)
     knock = np.int64(is_one_suit(a, b, c))
     s[LEGAL_OTHER + p] = (one << (PASS - PASS)) | (knock << (KNOCK - PASS)) | (one << (PROPOSE - PASS))
 
@@ -593,8 +587,10 @@ def _vote(s, rng, move):
         s[VOTER] = nq
         return
     accepted = True
-    for r in range(s[N]):
-        if r != p and s[VOTES + r] != 1:
+    n = s[N]
+    # over every seat, a constant count (unrolled; seats beyond the players hold -1 already)
+    for r in range(MAX_PLAYERS):
+        if r != p and r < n and s[VOTES + r] != ACCEPT:
             accepted = False
         s[VOTES + r] = -1
     s[PROPOSER] = -1

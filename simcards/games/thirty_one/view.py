@@ -32,6 +32,11 @@ from simcards.layout import Layout
 SWAP_BITS = 6
 assert SWAP_BASE == 1 << SWAP_BITS
 
+#: Seats are 0..MAX_PLAYERS - 1: read as ``seat & SEAT_BITS`` (no value changes), they tell numba
+#: that an index s[X + seat] is not negative, and it leaves out the wrap-around code.
+SEAT_BITS = 3
+assert MAX_PLAYERS - 1 <= SEAT_BITS and SEAT_BITS & (SEAT_BITS + 1) == 0
+
 # ---- layout of the state array s
 LAYOUT = Layout("thirty-one")
 N = LAYOUT.scalar("N")                                    # players
@@ -85,9 +90,14 @@ _INLINE = dict(NJIT_OPTIONS, inline="always")
 
 # ---------------------------------------------------------------- own cards and moves
 @njit(**_INLINE)
+def _seat(view):
+    return view.seat & SEAT_BITS
+
+
+@njit(**_INLINE)
 def hand(view):
     """Our three cards, ascending."""
-    h = HANDS + view.seat * HAND
+    h = HANDS + _seat(view) * HAND
     return view.s[h], view.s[h + 1], view.s[h + 2]
 
 
@@ -148,7 +158,7 @@ def is_legal_move(view, move):
 def can_knock(view):
     """"Кручу" is legal now (in a turn: our hand is of one suit, the ace of clubs counting as any).
     The same answer as ``is_legal_move(view, KNOCK)``, in two loads and no branch."""
-    bit = (view.s[LEGAL_OTHER + view.seat] >> (KNOCK - PASS)) & 1
+    bit = (view.s[LEGAL_OTHER + _seat(view)] >> (KNOCK - PASS)) & 1
     return (bit != 0) & (view.s[PHASE] != PH_VOTE)
 
 
