@@ -214,7 +214,7 @@ def _deal(s, rng):
     three times round; then three cards face up in the middle; the rest is the stock."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
-    _shuffle(s, N_CARDS, rng)
+    _shuffle(s, np.int64(N_CARDS), rng)        # not a literal: one compile of the shuffle
     n = s[N]
     first = _next(s, s[DEALER])
     top = STOCK + N_CARDS
