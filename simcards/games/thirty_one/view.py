@@ -123,7 +123,8 @@ def in_legal_set(s, p, move):
     other = (d >= 0) & (d < 64) & ((s[LEGAL_OTHER + p] >> (d & 63)) & 1 != 0)
     give = (move >> SWAP_BITS) & 63
     take = move & (SWAP_BASE - 1)
-    swap = (move >= 0) & (move < PASS) & ((s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take) & 1 != 0)
+    in_sets = (s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take) & 1 != 0
+    swap = (move >= 0) & (move < PASS) & in_sets
     return other | swap
 
 
