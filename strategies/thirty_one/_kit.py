@@ -1,15 +1,17 @@
 """Helpers shared by Thirty-One strategies. A view is simcards.games.thirty_one.view.View,
 read through the accessors of that module (re-exported here as ``V``).
 
-Scores come from the engine's table of the public scorer (rules.score): one load a hand.
+Scores come from the engine's table of the public scorer (rules.score): one load a hand
+(``value`` reads its own copy of that table with a 32 counted as 0 already).
 Whether "Кручу" is legal comes from the engine's list of legal moves (``V.can_knock``).
 """
+import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.fast import hand_code
-from simcards.games.thirty_one.rules import KNOCK, N_CARDS, PASS, PROPOSE
+from simcards.games.thirty_one.rules import KNOCK, N_CARDS, PASS, PROPOSE, SCORE_TABLE
 
 #: numba inlines these small helpers into the strategies (a call costs more than the helper)
 INLINE = dict(NJIT_OPTIONS, inline="always")
@@ -18,11 +20,16 @@ __all__ = ["INLINE", "KNOCK", "PASS", "PROPOSE", "V", "value", "hand_value", "kn
            "best_exchange", "unseen", "share_below", "keys_behind", "outs"]
 
 
+#: ``value`` of every ordered triple: the score in SCORE_TABLE (index (a * 36 + b) * 36 + c),
+#: a 32 as 0. Greedy weighs ten hands a turn: one load each, nothing to mask or compare.
+_VALUES = np.where(SCORE_TABLE & 63 == 32, 0, SCORE_TABLE & 63).astype(np.uint8)
+
+
 @njit(**INLINE)
 def value(a, b, c):
     """The score of three cards with a 32 counted as 0 (it loses every showdown: rule 5)."""
-    s = hand_code(a, b, c) & 63
-    return 0 if s == 32 else s
+    # an unsigned index: numba adds no negative-index wrap-around to the load
+    return np.int64(_VALUES[np.uint64((a * N_CARDS + b) * N_CARDS + c)])
 
 
 @njit(**INLINE)
@@ -37,10 +44,10 @@ def knock_allowed(view):
 
 
 @njit(**INLINE)
-def _better(v, move, best, best_move):
-    if v > best:
-        return v, move
-    return best, best_move
+def _rank(v, move):
+    """A candidate move and the value v after it as one number, larger is better: the value
+    first, then the lower move code."""
+    return v * 4096 + (4095 - move)
 
 
 @njit(**INLINE)
@@ -50,19 +57,18 @@ def best_exchange(view):
     The nine swaps are written out: hand and middle are sorted, so this order is id order."""
     a, b, c = V.hand(view)
     x, y, z = V.middle(view)
-    best, move = -1, -1
-    best, move = _better(value(b, c, x), a * 64 + x, best, move)
-    best, move = _better(value(b, c, y), a * 64 + y, best, move)
-    best, move = _better(value(b, c, z), a * 64 + z, best, move)
-    best, move = _better(value(a, c, x), b * 64 + x, best, move)
-    best, move = _better(value(a, c, y), b * 64 + y, best, move)
-    best, move = _better(value(a, c, z), b * 64 + z, best, move)
-    best, move = _better(value(a, b, x), c * 64 + x, best, move)
-    best, move = _better(value(a, b, y), c * 64 + y, best, move)
-    best, move = _better(value(a, b, z), c * 64 + z, best, move)
-    if V.can_knock(view):
-        best, move = _better(value(x, y, z), KNOCK, best, move)
-    return move, best
+    # Ties go by move code: swaps in the order above have increasing codes, and KNOCK is above
+    # every swap. So each candidate is one number (_rank) and the best is their maximum, taken
+    # as a tree: no chain of compares each waiting for the last, no branch.
+    ga, gb, gc = a * 64, b * 64, c * 64          # the move code of giving a, b, c
+    r0 = max(_rank(value(b, c, x), ga + x), _rank(value(b, c, y), ga + y))
+    r1 = max(_rank(value(b, c, z), ga + z), _rank(value(a, c, x), gb + x))
+    r2 = max(_rank(value(a, c, y), gb + y), _rank(value(a, c, z), gb + z))
+    r3 = max(_rank(value(a, b, x), gc + x), _rank(value(a, b, y), gc + y))
+    knock = _rank(value(x, y, z), KNOCK) if V.can_knock(view) else -1
+    r4 = max(_rank(value(a, b, z), gc + z), knock)
+    best = max(max(max(r0, r1), max(r2, r3)), r4)
+    return 4095 - (best & 4095), best >> 12
 
 
 @njit(**INLINE)

@@ -17,26 +17,34 @@ stores and a scan; the sets cost three stores and a membership test.)
 Hands are scored by one load from ``rules.SCORE_TABLE`` (the public scorer's
 answer for every ordered triple), so a strategy weighing nine swaps does nine
 loads.
+
+Speed (docs/architecture.md, "The hot path"; measured with callgrind, 4 greedy
+players: 740 -> 584 instructions a turn): ``advance`` and ``apply`` are inlined
+into the kernel by LLVM, every rare or long step (a deal, a declaration, a
+showdown, a renewed middle, "Кручу") is a call; hands and the middle are sorted
+from bit masks (``_cards_of``) instead of by compares; seats are read with their
+range (``_cur``) and table indices unsigned, so numba adds no wrap-around code;
+shuffles draw their numbers ahead (``_shuffle``): the same numbers, the same
+cards, in the same order as the reference engine.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, rank_from_key
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS, lowest_bit, rank_from_key
 from simcards.games.thirty_one.rules import (
     ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
     P_BANK, P_KEYS, P_ROUND_CAP, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE,
     SCORE_TABLE, SWAP_BASE, TURN, VOTE)
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, E31,
-    E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
-    LEGAL_TAKE, MEMORY, MID,
-    N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS, REFRESHES, REFUSALS, ROUND_CAP,
-    ROUND_TURNS, ROUNDS, SIZE, SNAPSHOT_HEAD, STOCK, STOCK_N, TURN_CAP, TURNS, UNFINISHED, VOTER,
-    VOTES, View, in_legal_set, other_base)
-from simcards.rng import shuffle_range
+    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, DRAWS,
+    E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
+    LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
+    REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
+    STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES, View, in_legal_set, other_base)
+from simcards.rng import shuffle_range_ahead
 
 DONE = -1
 #: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.
@@ -47,15 +55,25 @@ _TABLE = SCORE_TABLE
 #: The suits a card can stand for, one bit each: its own, or all four for the ace of clubs.
 _SUITS = np.array([15 if c == ACE_OF_CLUBS else 1 << (c // N_RANKS) for c in range(N_CARDS)],
                   np.int64)
-#: Small helpers are inlined by numba (a call costs more than the helper).
+# How each function is compiled (the way of five_alive/fast.py and bombs_away/fast.py):
+#: small helpers: numba copies them into the caller (a call costs more than the helper)
 _INLINE = dict(NJIT_OPTIONS, inline="always")
+#: ``advance`` and ``apply``, a turn's path: compiled once, inlined by LLVM into the kernel's
+#: loop (no call, no array arguments on the stack; numba's own inlining would re-type them at
+#: every call site)
+_HOT = FORCEINLINE_NJIT_OPTIONS
+#: The engine's internal functions take the borrowed state and never keep, return or allocate
+#: an array: no Python or C wrapper, no reference counting (numba's NRT calls on the borrowed
+#: arrays' null counters cost time on every call).
+_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 
 
 # ---------------------------------------------------------------- cards and hands
 @njit(**_INLINE)
 def hand_code(a, b, c):
     """score + 64 * combination of three distinct cards (rules.score, precomputed)."""
-    return np.int64(_TABLE[(a * N_CARDS + b) * N_CARDS + c])
+    # an unsigned index: numba adds no negative-index wrap-around to the load
+    return np.int64(_TABLE[np.uint64((a * N_CARDS + b) * N_CARDS + c)])
 
 
 @njit(**_INLINE)
@@ -67,18 +85,15 @@ def hand_score(a, b, c):
 def is_one_suit(a, b, c):
     """Rules 8-9: three cards of one suit, the ace of clubs counting as any suit (a suit
     all three can stand for; no branch to mispredict)."""
-    return (_SUITS[a] & _SUITS[b] & _SUITS[c]) != 0
+    # unsigned indices: numba adds no negative-index wrap-around to the loads
+    return (_SUITS[np.uint64(a)] & _SUITS[np.uint64(b)] & _SUITS[np.uint64(c)]) != 0
 
 
 @njit(**_INLINE)
-def sorted3(a, b, c):
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-        if a > b:
-            a, b = b, a
-    return a, b, c
+def _bits(a, b, c):
+    """Three cards as a bit mask (bit c: card c)."""
+    one = np.int64(1)
+    return (one << a) | (one << b) | (one << c)
 
 
 @njit(**_INLINE)
@@ -88,6 +103,30 @@ def _next(s, p):
     if q >= s[N]:
         q = 0
     return q
+
+
+@njit(**_INLINE)
+def _cur(s):
+    """The seat whose turn it is, its range told (view.SEAT_BITS)."""
+    return s[CUR] & SEAT_BITS
+
+
+@njit(**_INLINE)
+def _voter(s):
+    """The seat answering a proposal (in a vote), its range told (view.SEAT_BITS)."""
+    return s[VOTER] & SEAT_BITS
+
+
+@njit(**_INLINE)
+def _cards_of(mask):
+    """The three cards of a bit mask of three cards, ascending: hands and the middle are sorted
+    this way, lowest bit first, without a compare (sorting random cards by compares
+    mispredicts about every other branch)."""
+    a = lowest_bit(mask)
+    mask &= mask - 1
+    b = lowest_bit(mask)
+    mask &= mask - 1
+    return a, b, lowest_bit(mask)
 
 
 @njit(**_INLINE)
@@ -133,6 +172,14 @@ def _showdown_value(s, p):
 
 
 # ---------------------------------------------------------------- set-up and the deal
+@njit(**_INLINE)
+def _shuffle(s, m, rng):
+    """Shuffle the stock's first m cards (simcards.rng: Fisher-Yates from the last position
+    down). ``shuffle_range_ahead`` computes its draws first, into DRAWS, on SIMD lanes: the
+    same numbers, the same permutation as ``shuffle_range`` in about half the time."""
+    shuffle_range_ahead(s, STOCK, m, rng, s[DRAWS:DRAWS + N_CARDS])
+
+
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
@@ -166,16 +213,18 @@ def start_game(s, rng):
     _deal(s, rng)
     for p in range(n):
         a, b, c = _hand(s, p)
-        s[DEALT + p] = (1 << a) | (1 << b) | (1 << c)
+        s[DEALT + p] = _bits(a, b, c)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _deal(s, rng):
     """Rule 7: all 36 cards in id order, shuffled; one card at a time from the dealer's left,
     three times round; then three cards face up in the middle; the rest is the stock."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
-    shuffle_range(s, STOCK, N_CARDS, rng)
+    # a literal length on purpose: numba compiles this shuffle for 36 cards (unrolled), a third
+    # fewer instructions than the general one (callgrind: 953 against 1287 a deal)
+    _shuffle(s, N_CARDS, rng)
     n = s[N]
     first = _next(s, s[DEALER])
     top = STOCK + N_CARDS
@@ -184,10 +233,10 @@ def _deal(s, rng):
         p = first + i
         if p >= n:
             p -= n
-        a, b, c = sorted3(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n])
+        a, b, c = _cards_of(_bits(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n]))
         _set_hand(s, p, a, b, c)
     top -= 3 * n
-    a, b, c = sorted3(s[top - 1], s[top - 2], s[top - 3])
+    a, b, c = _cards_of(_bits(s[top - 1], s[top - 2], s[top - 3]))
     _set_middle(s, a, b, c)
     s[STOCK_N] = top - 3 - STOCK
     _clear_discard(s)
@@ -215,7 +264,7 @@ def _clear_discard(s):
     s[DISCARD_MASK] = 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _rebuild(s, rng):
     """Rule 10: the discard pile becomes the stock, shuffled (cards in id order first) or as it lies."""
     m = s[DISCARD_N]
@@ -229,7 +278,7 @@ def _rebuild(s, rng):
             if (mask >> k) & 1:
                 s[pos] = k
                 pos += 1
-        shuffle_range(s, STOCK, m, rng)
+        _shuffle(s, m, rng)
     _clear_discard(s)
     s[STOCK_N] = m
     s[REBUILDS] += 1
@@ -243,7 +292,7 @@ def _draw(s, rng):
     return s[STOCK + s[STOCK_N]]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _renew_middle(s, rng):
     """Rules 9, 9a: the middle (ids ascending) goes face down; three stock cards replace it."""
     d = DISCARD + s[DISCARD_N]
@@ -255,12 +304,12 @@ def _renew_middle(s, rng):
     a = _draw(s, rng)
     b = _draw(s, rng)
     c = _draw(s, rng)
-    a, b, c = sorted3(a, b, c)
+    a, b, c = _cards_of(_bits(a, b, c))
     _set_middle(s, a, b, c)
 
 
 # ---------------------------------------------------------------- keys and the end of a round
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _showdown(s):
     """Rule 17: the lowest score (all tied lowest) loses one key."""
     low = 99
@@ -273,7 +322,7 @@ def _showdown(s):
             s[KEYS + p] -= 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _declare(s, rng, p, combo):
     """Rules 14-16, then the end of the round."""
     n = s[N]
@@ -306,7 +355,7 @@ def _declare(s, rng, p, combo):
     _end_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _end_round(s, rng):
     """Rule 18: over when a player has no keys; rule 19: the round cap; else the next deal."""
     s[PHASE] = PH_TURN
@@ -322,7 +371,7 @@ def _end_round(s, rng):
     _deal(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _check_deal(s, rng):
     """Rule 13: dealt combinations, in turn order from the dealer's left; the best wins, then the first."""
     best = 0
@@ -342,23 +391,21 @@ def _check_deal(s, rng):
 
 # ---------------------------------------------------------------- the protocol of the kernel
 @njit(**_INLINE)
-def _list_turn(s):
+def _list_turn(s, p):
     """Rule 8, the legal moves of a turn, as sets: any card of the hand for any middle card;
     pass and propose; "Кручу" with a one-suit hand."""
-    p = s[CUR]
     a, b, c = _hand(s, p)
     x, y, z = _middle(s)
     one = np.int64(1)
-    s[LEGAL_GIVE + p] = (one << a) | (one << b) | (one << c)
-    s[LEGAL_TAKE + p] = (one << x) | (one << y) | (one << z)
+    s[LEGAL_GIVE + p] = _bits(a, b, c)
+    s[LEGAL_TAKE + p] = _bits(x, y, z)
     knock = np.int64(is_one_suit(a, b, c))
     s[LEGAL_OTHER + p] = (one << (PASS - PASS)) | (knock << (KNOCK - PASS)) | (one << (PROPOSE - PASS))
 
 
 @njit(**_INLINE)
-def _list_vote(s):
+def _list_vote(s, p):
     """Rule 11: a proposal is refused (0) or accepted (1)."""
-    p = s[VOTER]
     s[LEGAL_GIVE + p] = 0
     s[LEGAL_TAKE + p] = 0
     s[LEGAL_OTHER + p] = (np.int64(1) << REFUSE) | (np.int64(1) << ACCEPT)
@@ -384,22 +431,29 @@ def legal_moves(s, out):
     return k
 
 
-@njit(**_INLINE)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
+def _cap(s, rng):
+    """Rule 12: a round still going after TURN_CAP turns ends in a showdown."""
+    s[ECAP] += 1
+    _showdown(s)
+    _end_round(s, rng)
+
+
+@njit(**_HOT, **_INTERNAL)
 def advance(s, rng):
-    """Forced steps (dealt combinations, the turn cap) until a strategy must decide; DONE at the end."""
+    """Forced steps (dealt combinations, the turn cap) until a strategy must decide; DONE at the end.
+    Leaves the decider's legal moves in its rows of LEGAL_GIVE/LEGAL_TAKE/LEGAL_OTHER."""
     while True:
         if s[OVER] != 0:
             return DONE
         ph = s[PHASE]
         if ph == PH_TURN:
             if s[ROUND_TURNS] < s[TURN_CAP]:
-                _list_turn(s)
+                _list_turn(s, _cur(s))
                 return TURN
-            s[ECAP] += 1                                   # rule 12
-            _showdown(s)
-            _end_round(s, rng)
+            _cap(s, rng)
         elif ph == PH_VOTE:
-            _list_vote(s)
+            _list_vote(s, _voter(s))
             return VOTE
         else:
             _check_deal(s, rng)
@@ -407,134 +461,153 @@ def advance(s, rng):
 
 @njit(**_INLINE)
 def decider(s):
-    return s[VOTER] if s[PHASE] == PH_VOTE else s[CUR]
+    return _voter(s) if s[PHASE] == PH_VOTE else _cur(s)
 
 
 @njit(**_INLINE)
 def view_turn(s):
-    return View(s, s[CUR])
+    return View(s, _cur(s))
 
 
 @njit(**_INLINE)
 def view_vote(s):
-    return View(s, s[VOTER])
+    return View(s, _voter(s))
 
 
 @njit(**_INLINE)
 def is_legal(s, kind, move):
     """``move`` is in the sets ``advance`` stored for this decision (view.in_legal_set)."""
-    if s[PHASE] == PH_VOTE:
-        if kind != VOTE:
-            return False
-        p = s[VOTER]
-    else:
-        if kind != TURN:
-            return False
-        p = s[CUR]
-    return in_legal_set(s, p, move)
+    vote = s[PHASE] == PH_VOTE
+    if kind != (VOTE if vote else TURN):
+        return False
+    return in_legal_set(s, _voter(s) if vote else _cur(s), move)
+
+
+@njit(**NJIT_OPTIONS, **_INTERNAL)
+def _refresh(s, rng):
+    """Rule 9a: a full circle with no card changing hands refreshes the middle."""
+    s[QUIET] = 0
+    s[REFRESHES] += 1
+    _renew_middle(s, rng)
 
 
 @njit(**_INLINE)
 def _quiet_turn(s, rng):
-    """Rule 9a: a full circle with no card changing hands refreshes the middle."""
     s[QUIET] += 1
     if s[QUIET] >= s[N]:
-        s[QUIET] = 0
-        s[REFRESHES] += 1
-        _renew_middle(s, rng)
+        _refresh(s, rng)
 
 
 @njit(**_INLINE)
-def _after_exchange(s, rng, p, knock):
-    """A combination is declared at once (rule 13); else a one-suit middle is renewed and the
-    player goes again (rule 9)."""
-    c = _combo(s, p)
-    if c != 0:
-        _declare(s, rng, p, c)
-    elif knock or is_one_suit(s[MID], s[MID + 1], s[MID + 2]):
+def _after_exchange(s, rng, p, hand, mid, knocked):
+    """A combination is declared at once (rule 13); else a one-suit middle (always so after
+    "Кручу") is renewed and the player goes again (rule 9). ``hand``, ``mid``: the cards now,
+    as bit masks."""
+    a, b, c = _cards_of(hand)
+    combo = hand_code(a, b, c) >> 6
+    x, y, z = _cards_of(mid)
+    if combo != 0:
+        _declare(s, rng, p, combo)
+    elif knocked or is_one_suit(x, y, z):
         _renew_middle(s, rng)
     else:
         s[CUR] = _next(s, p)
 
 
 @njit(**_INLINE)
+def _swap(s, rng, p, give, take):
+    """Rule 8: one card of the hand for one of the middle. The legal sets of this turn are the
+    hand's and the middle's cards (``_list_turn``), so the exchange is a bit flip in each, and
+    both come out sorted from the masks (``_cards_of``) without a compare."""
+    g = np.int64(1) << give
+    t = np.int64(1) << take
+    hand = s[LEGAL_GIVE + p] ^ g ^ t
+    mid = s[LEGAL_TAKE + p] ^ t ^ g
+    a, b, c = _cards_of(hand)
+    _set_hand(s, p, a, b, c)
+    x, y, z = _cards_of(mid)
+    _set_middle(s, x, y, z)
+    s[HELD + p] = (s[HELD + p] & ~g) | t
+    s[GIVEN + p] |= g
+    s[QUIET] = 0
+    _after_exchange(s, rng, p, hand, mid, False)
+
+
+@njit(**NJIT_OPTIONS, **_INTERNAL)
+def _knock(s, rng, p):
+    """"Кручу": the hand and the middle change places (both stay sorted)."""
+    a, b, c = _hand(s, p)
+    x, y, z = _middle(s)
+    _set_hand(s, p, x, y, z)
+    _set_middle(s, a, b, c)
+    hand = s[LEGAL_TAKE + p]                               # the middle's cards, now the hand's
+    mid = s[LEGAL_GIVE + p]
+    s[HELD + p] = hand
+    s[GIVEN + p] |= mid
+    s[QUIET] = 0
+    _after_exchange(s, rng, p, hand, mid, True)
+
+
+@njit(**_INLINE)
+def _propose(s, p):
+    """Rule 11: "Выкладываем?": every other player is asked in turn order."""
+    s[PROPOSALS + p] += 1
+    s[PROPOSER] = p
+    s[VOTER] = _next(s, p)
+    s[PHASE] = PH_VOTE
+
+
+@njit(**_HOT, **_INTERNAL)
 def apply(s, rng, kind, move):
     if kind == VOTE:
         _vote(s, rng, move)
         return
-    p = s[CUR]
-    s[ROUND_TURNS] += 1
+    p = _cur(s)
+    s[ROUND_TURNS] += 1                                    # rule 12: every action
     s[TURNS] += 1
     s[LAST_MOVE + p] = move
     if move < PASS:                                        # rule 8: swap one card
-        give = move >> 6
-        take = move & 63
-        s[HELD + p] = (s[HELD + p] & ~(np.int64(1) << give)) | (np.int64(1) << take)
-        s[GIVEN + p] |= np.int64(1) << give
-        a, b, c = _hand(s, p)
-        if a == give:
-            a = take
-        elif b == give:
-            b = take
-        else:
-            c = take
-        a, b, c = sorted3(a, b, c)
-        _set_hand(s, p, a, b, c)
-        x, y, z = _middle(s)
-        if x == take:
-            x = give
-        elif y == take:
-            y = give
-        else:
-            z = give
-        x, y, z = sorted3(x, y, z)
-        _set_middle(s, x, y, z)
-        s[QUIET] = 0
-        _after_exchange(s, rng, p, False)
+        _swap(s, rng, p, move >> SWAP_BITS, move & (SWAP_BASE - 1))
     elif move == PASS:
         s[CUR] = _next(s, p)
         _quiet_turn(s, rng)
-    elif move == KNOCK:                                    # "Кручу": both sides stay sorted
-        a, b, c = _hand(s, p)
-        x, y, z = _middle(s)
-        _set_hand(s, p, x, y, z)
-        _set_middle(s, a, b, c)
-        one = np.int64(1)
-        s[HELD + p] = (one << x) | (one << y) | (one << z)
-        s[GIVEN + p] |= (one << a) | (one << b) | (one << c)
-        s[QUIET] = 0
-        _after_exchange(s, rng, p, True)
-    else:                                                  # rule 11: "Выкладываем?"
-        s[PROPOSALS + p] += 1
-        s[PROPOSER] = p
-        s[VOTER] = _next(s, p)
-        s[PHASE] = PH_VOTE
+    elif move == KNOCK:
+        _knock(s, rng, p)
+    else:
+        _propose(s, p)
+
+
+@njit(**NJIT_OPTIONS, **_INTERNAL)
+def _accepted(s, rng):
+    s[EPROP] += 1
+    _showdown(s)
+    _end_round(s, rng)
 
 
 @njit(**_INLINE)
 def _vote(s, rng, move):
     """Rule 11: every other player is asked in turn order; all must accept."""
-    q = s[VOTER]
+    q = _voter(s)
     s[VOTES + q] = move
     if move == REFUSE:
         s[REFUSALS + q] += 1
     nq = _next(s, q)
-    p = s[PROPOSER]
+    p = s[PROPOSER] & SEAT_BITS
     if nq != p:
         s[VOTER] = nq
         return
     accepted = True
-    for r in range(s[N]):
-        if r != p and s[VOTES + r] != 1:
+    n = s[N]
+    # over every seat, a constant count (unrolled; seats beyond the players hold -1 already)
+    for r in range(MAX_PLAYERS):
+        if r != p and r < n and s[VOTES + r] != ACCEPT:
             accepted = False
         s[VOTES + r] = -1
     s[PROPOSER] = -1
     s[VOTER] = -1
     s[PHASE] = PH_TURN
     if accepted:
-        s[EPROP] += 1
-        _showdown(s)
-        _end_round(s, rng)
+        _accepted(s, rng)
         return
     s[CUR] = _next(s, p)
     _quiet_turn(s, rng)

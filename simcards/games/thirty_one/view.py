@@ -28,6 +28,15 @@ from simcards.games.thirty_one.rules import (ACCEPT, HAND, KNOCK, MAX_PLAYERS, N
                                              PH_VOTE, REFUSE, SWAP_BASE)
 from simcards.layout import Layout
 
+#: A swap is give * SWAP_BASE + take: give = move >> SWAP_BITS, take = move & (SWAP_BASE - 1).
+SWAP_BITS = 6
+assert SWAP_BASE == 1 << SWAP_BITS
+
+#: Seats are 0..MAX_PLAYERS - 1: read as ``seat & SEAT_BITS`` (no value changes), they tell numba
+#: that an index s[X + seat] is not negative, and it leaves out the wrap-around code.
+SEAT_BITS = 3
+assert MAX_PLAYERS - 1 <= SEAT_BITS and SEAT_BITS & (SEAT_BITS + 1) == 0
+
 # ---- layout of the state array s
 LAYOUT = Layout("thirty-one")
 N = LAYOUT.scalar("N")                                    # players
@@ -67,6 +76,8 @@ MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # the discard pile in order (bottom first; zeros past DISCARD_N): every card was seen face up
 DISCARD = LAYOUT.block("DISCARD", N_CARDS)
 STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stock[0:stock_n], top last
+# scratch: a shuffle's random numbers, drawn ahead of its swaps (fast._shuffle)
+DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
 SIZE = LAYOUT.size
 
 #: What a deciding seat receives, for both decisions.
@@ -79,9 +90,14 @@ _INLINE = dict(NJIT_OPTIONS, inline="always")
 
 # ---------------------------------------------------------------- own cards and moves
 @njit(**_INLINE)
+def _seat(view):
+    return view.seat & SEAT_BITS
+
+
+@njit(**_INLINE)
 def hand(view):
     """Our three cards, ascending."""
-    h = HANDS + view.seat * HAND
+    h = HANDS + _seat(view) * HAND
     return view.s[h], view.s[h + 1], view.s[h + 2]
 
 
@@ -101,12 +117,15 @@ def other_base(s):
 def in_legal_set(s, p, move):
     """``move`` is one of the legal moves stored for seat p's decision (fast.is_legal and
     is_legal_move: membership in the stored sets, no rule re-derived)."""
+    # Without a branch (a strategy's moves come in no order a branch predictor could learn):
+    # both tests are computed, their shift counts masked below 64; the range tests decide.
     d = move - other_base(s)
-    if 0 <= d < 64 and (s[LEGAL_OTHER + p] >> d) & 1 != 0:
-        return True
-    if move < 0 or move >= PASS:
-        return False
-    return (s[LEGAL_GIVE + p] >> (move // SWAP_BASE)) & (s[LEGAL_TAKE + p] >> (move % SWAP_BASE)) & 1 != 0
+    other = (d >= 0) & (d < 64) & ((s[LEGAL_OTHER + p] >> (d & 63)) & 1 != 0)
+    give = (move >> SWAP_BITS) & 63
+    take = move & (SWAP_BASE - 1)
+    in_sets = (s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take) & 1 != 0
+    swap = (move >= 0) & (move < PASS) & in_sets
+    return other | swap
 
 
 @njit(**_INLINE)
@@ -140,7 +159,7 @@ def is_legal_move(view, move):
 def can_knock(view):
     """"Кручу" is legal now (in a turn: our hand is of one suit, the ace of clubs counting as any).
     The same answer as ``is_legal_move(view, KNOCK)``, in two loads and no branch."""
-    bit = (view.s[LEGAL_OTHER + view.seat] >> (KNOCK - PASS)) & 1
+    bit = (view.s[LEGAL_OTHER + _seat(view)] >> (KNOCK - PASS)) & 1
     return (bit != 0) & (view.s[PHASE] != PH_VOTE)
 
 
