@@ -193,12 +193,17 @@ def write_results(result: TuneResult, out: Path) -> list[Path]:
     record = out / f"tune-{config.game}-{config.strategy}"
     alias = alias_path(out, config.game, config.strategy)
     values = ", ".join(f"{k}={v:g}" for k, v in result.best.items())
+    command = (f"simcards tune {config.game} {config.strategy} --players {config.players} "
+               f"--pool {','.join(config.pool)} --trials {config.trials} --games {config.games} "
+               f"--check-games {config.check_games} --seed {config.seed}"
+               + "".join(f" --rule {k}={v}" for k, v in config.rules.items()))
     alias.parent.mkdir(parents=True, exist_ok=True)
     record.mkdir(parents=True, exist_ok=True)
     write_text(alias, f'"""{config.strategy} tuned by simcards tune for {config.players} players: '
                       f'{values}. Against the pool on {comp.deals:,} fresh deals: '
                       f'{comp.tuned_rate:.4f} win rate (untuned {comp.default_rate:.4f}; '
-                      f'difference {comp.diff:+.4f}, 95% [{comp.low:+.4f}, {comp.high:+.4f}])."""\n'
+                      f'difference {comp.diff:+.4f}, 95% [{comp.low:+.4f}, {comp.high:+.4f}]).\n\n'
+                      f'Made by: {command}\n"""\n'
                       f'ALIAS = "{result.best_name}"\n')
     write_text(record / "config.json", json.dumps(asdict(config), indent=1))
     write_file(record / "trials.csv", lambda tmp: result.trials.to_csv(tmp, index=False))
