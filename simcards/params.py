@@ -129,6 +129,11 @@ def slot(params: Mapping[str, tuple], name: str) -> int:
     return list(params).index(name)
 
 
+def default_row(params: Mapping[str, tuple]) -> np.ndarray:
+    """A strategy's row of default values (for calling its functions directly, e.g. in tests)."""
+    return np.array([float(v[0]) for v in params.values()], np.float64)
+
+
 def split(text: str) -> tuple[str, dict[str, str]]:
     """``'search:budget=800'`` -> ``('search', {'budget': '800'})``; bad syntax raises."""
     name, *pairs = text.strip().split(SEPARATOR)

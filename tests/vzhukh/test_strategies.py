@@ -5,6 +5,7 @@ import pytest
 
 from simcards.games.vzhukh.reference import ATTACK_DECISION, DEFEND_DECISION, Game
 from simcards.games.vzhukh.rules import BEAT, JOKER, KRABLE, N_KINDS, TRANSFER, VZHUKH, encode_move
+from simcards.params import default_row
 from simcards.registry import get_game
 from simcards.rng import PyRandom
 from simcards.games.vzhukh import defaults
@@ -45,6 +46,9 @@ def test_random_is_uniform_over_the_distinct_legal_moves(decision, hand, stack):
     assert min(seen.values()) > 0.8 * 600 and max(seen.values()) < 1.2 * 600
 
 
+CHEAP = default_row(cheap_beat.PARAMS)     # cheap_beat's parameters at their defaults
+
+
 def test_heuristics_do_what_their_rationale_says():
     g = defence_position((3, 3, 8, 9, VZHUKH), (3, 2))           # stack: two 4s, sum 8
     v = g.view(DEFEND_DECISION)
@@ -52,7 +56,7 @@ def test_heuristics_do_what_their_rationale_says():
     assert transfer_first.defend.py_func(v, None) == encode_move(TRANSFER, 3, 2)
     assert joker_dump.defend.py_func(v, None) == encode_move(JOKER, VZHUKH, 1)
     # cheap_beat: the fewest points above 8 is one 9 (kind 8), not a 10 or three 4s
-    assert cheap_beat.defend.py_func(v, None) == encode_move(BEAT, 8, 1)
+    assert cheap_beat.defend.py_func(v, None, CHEAP) == encode_move(BEAT, 8, 1)
     g = defence_position((1, 1, 4, 4, 4), (-1, 0))
     g.phase = ATTACK_DECISION
     v = g.view(ATTACK_DECISION)
@@ -63,6 +67,10 @@ def test_heuristics_do_what_their_rationale_says():
 
 def test_cheap_beat_spends_jokers_when_the_stock_runs_low():
     g = defence_position((3, 3, 8, 9, KRABLE), (3, 2))
-    assert cheap_beat.defend.py_func(g.view(DEFEND_DECISION), None) == encode_move(BEAT, 8, 1)
+    assert cheap_beat.defend.py_func(g.view(DEFEND_DECISION), None, CHEAP) == encode_move(BEAT, 8, 1)
     g.stock = g.stock[:5]                                        # fewer than 2 per player
-    assert cheap_beat.defend.py_func(g.view(DEFEND_DECISION), None) == encode_move(JOKER, KRABLE, 1)
+    assert cheap_beat.defend.py_func(g.view(DEFEND_DECISION), None, CHEAP) == encode_move(JOKER, KRABLE, 1)
+    # its run-time parameter moves the threshold: with joker_below=0 it never hurries
+    never = CHEAP.copy()
+    never[list(cheap_beat.PARAMS).index("joker_below")] = 0
+    assert cheap_beat.defend.py_func(g.view(DEFEND_DECISION), None, never) == encode_move(BEAT, 8, 1)
