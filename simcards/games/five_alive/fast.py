@@ -313,9 +313,14 @@ def _legal_mask(s, p):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def is_legal(s, kind, card):
+    return is_legal_turn(s, _turn(s), kind, card)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal_turn(s, turn, kind, card):
     if kind != PLAY or card < 0 or card >= N_KINDS:
         return False
-    return (s[LEGAL + _cur(s)] >> card) & 1 != 0
+    return (turn[1] >> card) & 1 != 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -342,22 +347,42 @@ def _bust(s, p):
 
 
 @njit(**FORCEINLINE_NJIT_OPTIONS)
-def advance(s, rng):
-    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
-    Leaves the legal moves of the seat to move in LEGAL."""
+def advance_turn(s, rng):
+    """Play forced turns (busts) until a strategy must choose a card: (PLAY, turn), where the
+    turn is (seat to move, its legal mask); (DONE, (0, 0)) when the game ends. Leaves the
+    legal moves of the seat to move in LEGAL too.
+
+    The kernel hands the turn on to ``view_play_turn``, ``is_legal_turn`` and ``apply_turn``
+    (simcards.kernels): the seat and the mask stay in registers, where reading them back
+    from the state array waited on the stores just made (store-to-load forwarding on each
+    turn's critical path; numba's pass order does not remove those loads)."""
     while True:
         if s[OVER] != 0:
-            return DONE
+            return DONE, (0, 0)
         if s[TURNS] >= s[TURN_CAP]:
             s[OVER] = 1
             s[UNFINISHED] = 1
-            return DONE
+            return DONE, (0, 0)
         p = _cur(s)
         m = _legal_mask(s, p)
         s[LEGAL + p] = m
         if m != 0:
-            return PLAY
+            return PLAY, (p, m)
         _bust(s, p)
+
+
+@njit(**FORCEINLINE_NJIT_OPTIONS)
+def advance(s, rng):
+    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
+    Leaves the legal moves of the seat to move in LEGAL."""
+    return advance_turn(s, rng)[0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _turn(s):
+    """The turn as ``advance_turn`` returns it, read back from the state."""
+    p = _cur(s)
+    return p, s[LEGAL + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -366,16 +391,31 @@ def decider(s):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def decider_turn(s, turn):
+    return turn[0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def view_play(s):
-    return View(s, _cur(s))
+    return view_play_turn(s, _turn(s))
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def view_play_turn(s, turn):
+    return View(s, turn[0], turn[1])
 
 
 # ------------------------------------------------------------------ a move
 @njit(**FORCEINLINE_NJIT_OPTIONS)
 def apply(s, rng, kind, card):
+    apply_turn(s, rng, _turn(s), kind, card)
+
+
+@njit(**FORCEINLINE_NJIT_OPTIONS)
+def apply_turn(s, rng, turn, kind, card):
     """Rule 3a: the card leaves the hand for the pile; the player's last card wins the round
     (rule 9), any other has its effect (rule 6)."""
-    p = _cur(s)
+    p = turn[0]
     _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
