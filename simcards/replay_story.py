@@ -86,7 +86,8 @@ def _accessors(spec) -> list[tuple[str, Any, list[str]]]:
 def describe_view(spec, view: Any, n_players: int) -> dict[str, Any]:
     """What the deciding seat may see, read through the game's accessors only."""
     fields = getattr(view, "_fields", ())
-    if fields and fields != ("s", "seat"):          # a tuple of plain values
+    # a view over the state array is (s, seat, ...): Five Alive's also carries its legal mask
+    if fields and fields[:2] != ("s", "seat"):      # a tuple of plain values
         return {f: _plain(getattr(view, f)) for f in fields}
     rules = importlib.import_module(spec.package + ".rules")
     kinds = range(getattr(rules, "N_KINDS", 0))

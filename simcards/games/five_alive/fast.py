@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
+from simcards.engine import MEMORY_SLOTS, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
-    ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
+    ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
     NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL,
     REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
@@ -133,10 +133,16 @@ def _give(s, p, card):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _take(s, p, card):
+    """Seat p gives up a card; returns the cards it has left. The new counts are kept in
+    registers and stored, not read back: a read back after the other stores waits on the
+    store (LLVM cannot tell the indices apart)."""
     h = hand(p) + card
-    s[h] -= 1
-    s[HAND_N + p] -= 1
-    s[HELD + p] &= ~(np.int64(s[h] == 0) << card)   # the last of its kind: no branch
+    left_of_kind = s[h] - 1
+    s[h] = left_of_kind
+    left = s[HAND_N + p] - 1
+    s[HAND_N + p] = left
+    s[HELD + p] &= ~(np.int64(left_of_kind == 0) << card)   # the last of its kind: no branch
+    return left
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -245,9 +251,32 @@ def _eliminate(s, p):
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
     _link_seats(s)
-    hand_to_bottom(s, STOCK, STOCK_N, hand(p), N_KINDS)
+    _hand_to_bottom(s, p)
     s[HAND_N + p] = 0
     s[HELD + p] = 0
+
+
+@njit(**NJIT_OPTIONS)
+def _hand_to_bottom(s, p):
+    """simcards.engine.hand_to_bottom for seat p's hand (kinds ascending under the stock),
+    visiting only the kinds it holds (its HELD mask) and counting its cards from HAND_N:
+    half the work of the loops over every kind."""
+    c = s[HAND_N + p]
+    if c == 0:
+        return
+    for i in range(s[STOCK_N] - 1, -1, -1):
+        s[STOCK + i + c] = s[STOCK + i]
+    h = hand(p)
+    pos = STOCK
+    kinds = s[HELD + p]
+    while kinds != 0:
+        k = lowest_bit(kinds)
+        kinds &= kinds - 1
+        for _ in range(s[h + k]):
+            s[pos] = k
+            pos += 1
+        s[h + k] = 0
+    s[STOCK_N] += c
 
 
 @njit(**NJIT_OPTIONS)
@@ -313,9 +342,14 @@ def _legal_mask(s, p):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def is_legal(s, kind, card):
+    return is_legal_turn(s, _turn(s), kind, card)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def is_legal_turn(s, turn, kind, card):
     if kind != PLAY or card < 0 or card >= N_KINDS:
         return False
-    return (s[LEGAL + _cur(s)] >> card) & 1 != 0
+    return (turn[1] >> card) & 1 != 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -342,22 +376,42 @@ def _bust(s, p):
 
 
 @njit(**FORCEINLINE_NJIT_OPTIONS)
-def advance(s, rng):
-    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
-    Leaves the legal moves of the seat to move in LEGAL."""
+def advance_turn(s, rng):
+    """Play forced turns (busts) until a strategy must choose a card: (PLAY, turn), where the
+    turn is (seat to move, its legal mask); (DONE, (0, 0)) when the game ends. Leaves the
+    legal moves of the seat to move in LEGAL too.
+
+    The kernel hands the turn on to ``view_play_turn``, ``is_legal_turn`` and ``apply_turn``
+    (simcards.kernels): the seat and the mask stay in registers, where reading them back
+    from the state array waited on the stores just made (store-to-load forwarding on each
+    turn's critical path; numba's pass order does not remove those loads)."""
     while True:
         if s[OVER] != 0:
-            return DONE
+            return DONE, (0, 0)
         if s[TURNS] >= s[TURN_CAP]:
             s[OVER] = 1
             s[UNFINISHED] = 1
-            return DONE
+            return DONE, (0, 0)
         p = _cur(s)
         m = _legal_mask(s, p)
         s[LEGAL + p] = m
         if m != 0:
-            return PLAY
+            return PLAY, (p, m)
         _bust(s, p)
+
+
+@njit(**FORCEINLINE_NJIT_OPTIONS)
+def advance(s, rng):
+    """Play forced turns (busts) until a strategy must choose a card; DONE when the game ends.
+    Leaves the legal moves of the seat to move in LEGAL."""
+    return advance_turn(s, rng)[0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _turn(s):
+    """The turn as ``advance_turn`` returns it, read back from the state."""
+    p = _cur(s)
+    return p, s[LEGAL + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -366,20 +420,35 @@ def decider(s):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
+def decider_turn(s, turn):
+    return turn[0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
 def view_play(s):
-    return View(s, _cur(s))
+    return view_play_turn(s, _turn(s))
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def view_play_turn(s, turn):
+    return View(s, turn[0], turn[1])
 
 
 # ------------------------------------------------------------------ a move
 @njit(**FORCEINLINE_NJIT_OPTIONS)
 def apply(s, rng, kind, card):
+    apply_turn(s, rng, _turn(s), kind, card)
+
+
+@njit(**FORCEINLINE_NJIT_OPTIONS)
+def apply_turn(s, rng, turn, kind, card):
     """Rule 3a: the card leaves the hand for the pile; the player's last card wins the round
     (rule 9), any other has its effect (rule 6)."""
-    p = _cur(s)
-    _take(s, p, card)
+    p = turn[0]
+    left = _take(s, p, card)
     _push_pile(s, card)
     s[TURNS] += 1
-    if s[HAND_N + p] == 0:
+    if left == 0:
         _round_won(s, rng, p)
         return
     d = s[DIR]
@@ -435,9 +504,9 @@ def _killer(s, rng, p, d):
     q = _next(s, p, d)
     while q != p:
         if s[hand(q)] > 0:
-            _take(s, q, 0)
+            left = _take(s, q, 0)
             _push_pile(s, 0)
-            if s[HAND_N + q] == 0:
+            if left == 0:
                 emptied = True
         else:
             _lose_life(s, q)

@@ -182,11 +182,12 @@ class Game:
             s[L.PILE + i] = card
             s[L.PILE_COUNTS + card] += 1
         s[L.HELD + p] = kinds_mask_py(self.hands[p])
-        s[L.LEGAL + p] = sum(1 << k for k in self.legal_moves())
+        legal = sum(1 << k for k in self.legal_moves())
+        s[L.LEGAL + p] = legal
         s[L.DEALT + p] = self.dealt[p]
         s[L.HANDS + p * N_KINDS:L.HANDS + (p + 1) * N_KINDS] = self.hands[p]
         load_memory(s, L.MEMORY, p, self.memory[p])
-        return L.View(s, p)
+        return L.View(s, p, legal)
 
     def apply(self, kind: int, card: int) -> None:
         p = self.current

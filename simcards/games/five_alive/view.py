@@ -1,7 +1,9 @@
 """What a Five Alive strategy sees, and where it lives in the engine's state array.
 
-A strategy receives ``View(s, seat)``: the engine's state array and its own
-seat. It reads it only through the accessors below, which expose everything a
+A strategy receives ``View(s, seat, legal)``: the engine's state array, its own
+seat and the bit mask of the kinds it may play now (also in ``s[LEGAL + seat]``;
+carried in the view so that the compiled turn keeps it in a register instead of
+reading back what the engine has just stored). It reads it only through the accessors below, which expose everything a
 player may know by the rules (docs/rules/five-alive.md, "What a strategy
 sees"): its own hand and the cards it was dealt first, the legal cards, the
 total and direction, every player's lives and hand size, who is out and since
@@ -64,7 +66,10 @@ def state_size(deck):
     return STOCK + 4 * deck
 
 
-View = namedtuple("View", ["s", "seat"])
+#: ``legal`` repeats ``s[LEGAL + seat]``: the engine has the mask in a register when it
+#: builds the view, and a strategy that reads it from there skips a load that waits on the
+#: engine's store of it (store-to-load forwarding on every turn's critical path).
+View = namedtuple("View", ["s", "seat", "legal"])
 
 
 # ---- my hand
@@ -90,25 +95,25 @@ def dealt_mask(view):
 @njit(inline="always", **NJIT_OPTIONS)
 def legal_mask(view):
     """Bit mask of the kinds the player may play now."""
-    return view.s[LEGAL + view.seat]
+    return view.legal
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def is_legal_move(view, kind):
     """The player holds ``kind`` and may play it now."""
-    return (view.s[LEGAL + view.seat] >> kind) & 1 != 0
+    return (view.legal >> kind) & 1 != 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def n_legal(view):
     """How many distinct kinds the player may play now."""
-    return bit_count(view.s[LEGAL + view.seat])
+    return bit_count(view.legal)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def legal_move(view, i):
     """The i-th legal kind (0-based), kinds ascending; -1 past the last."""
-    m = view.s[LEGAL + view.seat]
+    m = view.legal
     if i >= bit_count(m):
         return -1
     return nth_bit(m, i)
