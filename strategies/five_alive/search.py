@@ -44,9 +44,11 @@ from .high_first import decide as high_first_decide
 
 #: Run-time parameters (simcards.params): ``search:budget=1600:eval=1`` on the command line.
 #: The default budget is small so that the contract suite, which plays every strategy in
-#: every line-up, stays fast; measurements use 100..1600 (experiments/search_five_alive.py).
+#: every line-up thousands of times, stays fast (budget 100 took the Five Alive contract
+#: tests from minutes to a quarter of an hour); measurements use 100..1600
+#: (experiments/search_five_alive.py).
 PARAMS = {
-    "budget": (100, 1, 100_000, "rollouts per decision, shared by the legal kinds"),
+    "budget": (20, 1, 100_000, "rollouts per decision, shared by the legal kinds"),
     "margin": (1.0, 0.0, 5.0, "standard errors another card must beat expert's card by"),
     "eval": (0, 0, 1, "0: roll out to the end of the game; 1: to the end of the round, scored by a lives model"),
     "rollout": (0, 0, 1, "the strategy every seat plays in rollouts: 0 expert, 1 high_first"),
