@@ -1,0 +1,124 @@
+"""Five Alive determinization: a complete engine state consistent with what one seat sees.
+
+A search player cannot play on from its view: the other hands and the stock are hidden
+(zero in the reference engine's views). ``redeal(s, seat, w, rng)`` writes into ``w`` a
+full state that ``seat`` cannot tell from the real one: every field it may read is copied,
+every other field is filled from public facts only (the layout's visibilities, view.py):
+
+- the unseen cards are the deck (``COUNTS``) less its own hand less the pile
+  (``PILE_COUNTS``); they are shuffled and dealt, each other seat getting exactly its
+  ``HAND_N`` cards, and the rest, ``STOCK_N`` of them, is the stock;
+- derived scratch is rebuilt the way the engine builds it: the next-seat table with
+  fast.py's ``_link_seats``, the sorted deck from ``COUNTS`` (new_state's loop), the held
+  masks through fast.py's ``_give``, the legal mask of the seat to move with fast.py's
+  ``_legal_mask`` (what ``advance`` would have stored);
+- what no public fact determines and the engine never reads before writing it is zero:
+  other seats' memory, first-hand masks (``DEALT``: only a result column) and stale legal
+  masks, the rank keys, the redeal scratch and a shuffle's draws.
+
+Because nothing hidden is read, the result is the same from the engine's live state and
+from the reference engine's view of it (hidden fields zero): a search strategy built on
+it passes the twin test (tests/contract/test_twin.py).
+
+No inference from the opponents' past play is made (say, an opponent who could not answer
+a Killer held no 0 then): the public fields do not record who lost a life to which event,
+and the hands change after it; uniform over the consistent deals is the honest default.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.engine import MEMORY_SLOTS
+from simcards.games.five_alive.fast import (
+    _give, _legal_mask, _link_seats, _shuffle, hand, sorted_deck_at)
+from simcards.games.five_alive.rules import MAX_PLAYERS, N_KINDS
+from simcards.games.five_alive.view import (
+    COUNTS, CUR, DEALT, DECK, HAND_N, HELD, LEGAL, LIVES, MEMORY, N, NEXT_SEAT, OVER, PILE_COUNTS,
+    RANK_KEYS, STOCK, STOCK_N)
+
+
+@njit(**NJIT_OPTIONS)
+def unseen_counts(s, seat, out):
+    """Cards of each kind ``seat`` cannot see (other hands and the stock) into ``out``
+    (length ``N_KINDS``); returns how many. Public facts and its own hand only."""
+    m = 0
+    me = hand(seat)
+    for k in range(N_KINDS):
+        c = s[COUNTS + k] - s[me + k] - s[PILE_COUNTS + k]
+        out[k] = c
+        m += c
+    return m
+
+
+@njit(**NJIT_OPTIONS)
+def redeal(s, seat, w, rng):
+    """Fill ``w`` (``len(s)`` int64s) with a state consistent with ``seat``'s view of ``s``.
+
+    Parameters
+    ----------
+    s : int64 array
+        The engine's state, or a view of it in which hidden fields are zero: only what
+        ``seat`` may read is used.
+    seat : int
+        The seat whose knowledge the deal must agree with.
+    w : int64 array
+        Output, the same length as ``s``; may not be ``s`` itself.
+    rng : uint64[1]
+        Generator state (simcards.rng) for the shuffle of the unseen cards.
+
+    Returns
+    -------
+    int
+        How many cards were unseen (other hands and stock together).
+    """
+    w[:] = s
+    n = s[N]
+    d = s[DECK]
+    # ---- forget every hidden and other-seat field
+    for q in range(MAX_PLAYERS):
+        if q != seat:
+            w[hand(q):hand(q) + N_KINDS] = 0
+            w[HELD + q] = 0
+            w[LEGAL + q] = 0
+            w[DEALT + q] = 0
+            w[MEMORY + q * MEMORY_SLOTS:MEMORY + (q + 1) * MEMORY_SLOTS] = 0
+    w[RANK_KEYS:RANK_KEYS + MAX_PLAYERS] = 0
+    w[NEXT_SEAT:NEXT_SEAT + 2 * MAX_PLAYERS] = 0
+    w[STOCK:STOCK + 4 * d] = 0
+    # ---- derived scratch, as the engine keeps it
+    pos = sorted_deck_at(w)                 # new_state: the deck in canonical order
+    for k in range(N_KINDS):
+        for _ in range(w[COUNTS + k]):
+            w[pos] = k
+            pos += 1
+    _link_seats(w)
+    # ---- the unseen cards, kinds ascending (a canonical order: the shuffle alone decides)
+    unseen = np.empty(N_KINDS, np.int64)
+    unseen_counts(s, seat, unseen)
+    m = 0
+    for k in range(N_KINDS):
+        for _ in range(unseen[k]):
+            w[STOCK + m] = k
+            m += 1
+    _shuffle(w, STOCK, m, rng)
+    # ---- deal each other seat its public hand size from the top, the rest stays the stock
+    top = m
+    for q in range(n):
+        if q == seat:
+            continue
+        c = s[HAND_N + q]
+        w[HAND_N + q] = 0
+        for _ in range(c):
+            top -= 1
+            _give(w, q, w[STOCK + top])
+    # what is left is exactly STOCK_N cards when s is a real position (the test checks it);
+    # clip anyway so that a malformed view cannot index outside the stock run
+    w[STOCK_N] = max(top, 0)
+    w[STOCK + top:STOCK + m] = 0
+    # ---- the legal mask advance stored for the seat to move (its own is copied already)
+    cur = w[CUR]
+    if cur != seat and w[OVER] == 0 and w[LIVES + cur] > 0:
+        w[LEGAL + cur] = _legal_mask(w, cur)
+    return m

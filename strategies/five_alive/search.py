@@ -1,0 +1,269 @@
+"""Determinized Monte Carlo: deal the unseen cards many ways, try every legal card on each deal, play on with expert, keep expert's card unless another wins clearly more.
+
+Per decision (everything compiled, no Python):
+1. ``default`` = expert's card on the real view.
+2. ``samples = max(1, budget // n_legal)`` determinizations (simcards.games.five_alive.redeal:
+   the unseen cards dealt in the public hand sizes, from public facts only). On each, every
+   legal kind is played on a copy with the *same* game generator (common samples: the kinds
+   differ by the card alone, so their difference has far less variance than their values),
+   then the rollout strategy plays every seat to the evaluation point.
+3. The kind with the best mean replaces ``default`` only if its mean lead over ``default``,
+   paired over the same samples, exceeds ``margin`` standard errors (a probe found that
+   keeping a strong default unless another card is clearly better helps: a noisy argmax
+   over up to ten kinds otherwise picks a lucky card often).
+
+Evaluation (``eval``): 0 plays to the end of the game and scores the seat's win share;
+1 stops at the end of the current round (or the game) and scores the lives left by a model
+of the rest of the game (``_model_value``: every round one survivor, uniformly, wins it and
+every other survivor loses a life); the model is exact dynamic programming, computed per
+decision on demand (a dict memo) from the lives at hand, so it needs no cache, is
+deterministic and fits every player count and rule setting. Round rollouts are about five
+times shorter than game rollouts. Where the model would be large (lives left above 40 in
+all), eval 1 plays to the end of the game instead.
+
+Random numbers come only from the strategy stream ``rng`` handed in: one draw seeds a
+private generator for the deals and the rollouts; the game's deal stream is never touched.
+The design carries to the other games: a game needs ``redeal`` and a rollout strategy.
+"""
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from simcards.config import NJIT_OPTIONS
+from simcards.engine import bit_count, nth_bit
+from simcards.games.five_alive.fast import advance, apply, view_play, write_result
+from simcards.games.five_alive.redeal import redeal
+from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
+from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED,
+                                            View)
+from simcards.params import slot
+from simcards.rng import next_u64
+from . import expert as _expert
+from .expert import decide as expert_decide
+from .high_first import decide as high_first_decide
+
+#: Run-time parameters (simcards.params): ``search:budget=1600:eval=1`` on the command line.
+#: The default budget is small so that the contract suite, which plays every strategy in
+#: every line-up thousands of times, stays fast (budget 100 took the Five Alive contract
+#: tests from minutes to a quarter of an hour); measurements use 100..1600
+#: (experiments/search_five_alive.py). Round rollouts (eval 1) won more per millisecond
+#: there (4 players against three expert: 32.7% at budget 400 and 1.0 ms per decision,
+#: against 28.4% at 2.3 ms for whole-game rollouts), hence the default.
+PARAMS = {
+    "budget": (20, 1, 100_000, "rollouts per decision, shared by the legal kinds"),
+    "margin": (1.0, 0.0, 5.0, "standard errors another card must beat expert's card by"),
+    "eval": (1, 0, 1, "0: roll out to the end of the game; 1: to the end of the round, scored by a lives model"),
+    "rollout": (0, 0, 1, "the strategy every seat plays in rollouts: 0 expert, 1 high_first"),
+}
+_BUDGET = slot(PARAMS, "budget")
+_MARGIN = slot(PARAMS, "margin")
+_EVAL = slot(PARAMS, "eval")
+_ROLLOUT = slot(PARAMS, "rollout")
+
+#: expert's parameters at their defaults, in its declared order (a constant to numba)
+EXPERT_DEFAULTS = np.array([float(v[0]) for v in _expert.PARAMS.values()], np.float64)
+#: eval 1 falls back to whole-game rollouts above this many lives left in all (model size)
+MODEL_LIVES_CAP = 40
+#: salt between the game generator of a rollout and its strategy generator
+_STRATEGY_SALT = np.uint64(0x5DEECE66D)
+_NO_MOVE = -1
+
+
+@njit(**NJIT_OPTIONS)
+def decide(view, rng, params):
+    # a thin wrapper: the reference engine's twin test calls this function's py_func, which
+    # then runs the compiled search below on the view's array, as the kernel does
+    return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
+                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]))
+
+
+@njit(**NJIT_OPTIONS)
+def _strategy_move(x, srng, rollout):
+    """The rollout strategy's card for the seat to move in state ``x``."""
+    if rollout == 1:
+        return np.int64(high_first_decide(view_play(x), srng))
+    return np.int64(expert_decide(view_play(x), srng, EXPERT_DEFAULTS))
+
+
+@njit(**NJIT_OPTIONS)
+def search_move(s, seat, rng, budget, margin, ev, rollout):
+    """The card ``seat`` plays in state ``s`` (read only where the seat may look).
+
+    Parameters
+    ----------
+    s : int64 array
+        The engine's state or a view of it with hidden fields zero; not modified.
+    seat : int
+        The deciding seat (the seat to move).
+    rng : uint64[1]
+        The strategy stream; one number is drawn from it per decision with two kinds or more.
+    budget, margin, ev, rollout
+        The PARAMS above.
+
+    Returns
+    -------
+    int
+        A legal card kind.
+    """
+    default = np.int64(expert_decide(View(s, seat), rng, EXPERT_DEFAULTS))
+    legal = s[LEGAL + seat]
+    nk = bit_count(legal)
+    if nk <= 1:
+        return default
+    kinds = np.empty(nk, np.int64)
+    jdef = 0
+    for j in range(nk):
+        kinds[j] = nth_bit(legal, j)
+        if kinds[j] == default:
+            jdef = j
+    samples = max(np.int64(1), budget // nk)
+    # a private generator: one draw from the strategy stream seeds every deal and rollout
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng)
+    drng = np.empty(1, np.uint64)
+    grng = np.empty(1, np.uint64)
+    srng = np.empty(1, np.uint64)
+    w = np.empty(s.shape[0], np.int64)
+    x = np.empty(s.shape[0], np.int64)
+    seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
+    game_out = np.zeros(4, np.int64)
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    if ev == 1:
+        left = 0
+        for q in range(s[N]):
+            left += s[LIVES + q]
+        if left > MODEL_LIVES_CAP:
+            ev = 0
+    rounds0 = s[ROUNDS]
+    vals = np.empty(nk, np.float64)
+    sum_v = np.zeros(nk, np.float64)
+    sum_d = np.zeros(nk, np.float64)
+    sum_d2 = np.zeros(nk, np.float64)
+    for _ in range(samples):
+        drng[0] = next_u64(local)
+        redeal(s, seat, w, drng)
+        g0 = next_u64(local)
+        for j in range(nk):
+            x[:] = w
+            grng[0] = g0                    # common samples: the same draws for every kind
+            srng[0] = g0 ^ _STRATEGY_SALT
+            apply(x, grng, PLAY, kinds[j])
+            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo)
+        vd = vals[jdef]
+        for j in range(nk):
+            d = vals[j] - vd
+            sum_v[j] += vals[j]
+            sum_d[j] += d
+            sum_d2[j] += d * d
+    best = jdef
+    for j in range(nk):
+        if sum_v[j] > sum_v[best]:
+            best = j
+    if best == jdef:
+        return default
+    mean = sum_d[best] / samples
+    se = 0.0
+    if samples > 1:
+        var = (sum_d2[best] - samples * mean * mean) / (samples - 1)
+        se = np.sqrt(max(var, 0.0) / samples)
+    if mean > margin * se:
+        return kinds[best]
+    return default
+
+
+@njit(**NJIT_OPTIONS)
+def _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo):
+    """Play ``x`` on with the rollout strategy in every seat to the evaluation point; the
+    value for ``seat``: its win share at the end of the game, or the lives model's value at
+    the end of the round (eval 1)."""
+    while True:
+        if ev == 1 and x[ROUNDS] != rounds0 and x[OVER] == 0:
+            return _round_value(x, seat, memo)
+        k = advance(x, grng)
+        if k < 0:
+            return _win_share(x, seat, seat_out, game_out)
+        apply(x, grng, k, _strategy_move(x, srng, rollout))
+
+
+@njit(**NJIT_OPTIONS)
+def _win_share(x, seat, seat_out, game_out):
+    """The seat's share of the win (ties shared, as a blitz game's shared win; 0 when the
+    turn cap stopped the game), from the engine's own ranking."""
+    if x[UNFINISHED] != 0:
+        return 0.0
+    n = x[N]
+    write_result(x, seat_out[:n], game_out)
+    if seat_out[seat, 0] == 0:
+        return 0.0
+    winners = 0
+    for p in range(n):
+        winners += seat_out[p, 0]
+    return 1.0 / winners
+
+
+# ------------------------------------------------------------------ the lives model (eval 1)
+@njit(**NJIT_OPTIONS)
+def _round_value(x, seat, memo):
+    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended)."""
+    n = x[N]
+    others = np.zeros(MAX_PLAYERS, np.int64)
+    c = 0
+    for q in range(n):
+        if q != seat:
+            others[c] = x[LIVES + q]
+            c += 1
+    return _model_value(x[LIVES + seat], others, n - 1, x[BLITZ] != 0, memo)
+
+
+@njit(**NJIT_OPTIONS)
+def _key(m, others, k):
+    """Memo key of a state: own lives, then the others' lives sorted (the model is symmetric
+    among the others). Lives are at most 99 (rules: the lives option), so base 100 fits."""
+    srt = np.sort(others[:k])
+    key = m
+    for i in range(k):
+        key = key * 100 + srt[i]
+    return key
+
+
+@njit(**NJIT_OPTIONS)
+def _model_value(m, others, k, blitz, memo):
+    """Chance that a seat with ``m`` lives wins against ``k`` others with ``others[:k]`` lives
+    if every round one survivor, uniformly at random, wins and every other survivor loses a
+    life (rules 9-11: the round winner costs the others a life; busts and Killers, which
+    cost one player a life, are what the rollout itself played out). Blitz: the game ends
+    when anyone is out; the most lives win, ties shared."""
+    alive_o = 0
+    top = m
+    for i in range(k):
+        if others[i] > 0:
+            alive_o += 1
+        top = max(top, others[i])
+    if m == 0:
+        return 0.0
+    if alive_o == 0:
+        return 1.0
+    if blitz and alive_o < k:
+        ties = 1
+        for i in range(k):
+            if others[i] == top:
+                ties += 1
+        return 1.0 / ties if m == top else 0.0
+    key = _key(m, others, k)
+    if key in memo:
+        return memo[key]
+    a = alive_o + 1
+    nxt = np.empty(MAX_PLAYERS, np.int64)
+    # I win the round: every other survivor loses a life
+    for i in range(k):
+        nxt[i] = max(others[i] - 1, 0)
+    v = _model_value(m, nxt, k, blitz, memo)
+    # survivor i wins it: I lose a life, and so does every other survivor but i
+    for i in range(k):
+        if others[i] > 0:
+            for j in range(k):
+                nxt[j] = others[j] if j == i else max(others[j] - 1, 0)
+            v += _model_value(m - 1, nxt, k, blitz, memo)
+    v /= a
+    memo[key] = v
+    return v
