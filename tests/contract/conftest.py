@@ -41,11 +41,24 @@ def param_variants(game: str) -> list[str]:
     return out
 
 
+#: A strategy with a ``budget`` parameter (a search player) plays the contract's line-ups at
+#: this budget: the contract checks rules, views and replays, not strength, and a search at
+#: its full budget costs milliseconds a decision.
+CONTRACT_BUDGET = 20
+
+
+def contract_names(game: str) -> list[str]:
+    """The game's strategies as the contract plays them (search players at a small budget)."""
+    infos = strategies_for(simcards.get_game(game))
+    return [f"{n}:budget={CONTRACT_BUDGET}" if any(p.name == "budget" for p in infos[n].params) else n
+            for n in all_strategies(game)]
+
+
 def lineups(game: str, per_count: int = 2) -> list[list[str]]:
     """Every player count, seats filled from a cycle over all the game's strategies (and
     their parameter variants)."""
     spec = simcards.get_game(game)
-    cycle = itertools.cycle(all_strategies(game) + param_variants(game))
+    cycle = itertools.cycle(contract_names(game) + param_variants(game))
     return [[next(cycle) for _ in range(n)]
             for n in range(spec.min_players, spec.max_players + 1) for _ in range(per_count)]
 
