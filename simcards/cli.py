@@ -142,7 +142,10 @@ def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
     from simcards.params import describe
     from simcards.registry import get_game
     from simcards.strategy_registry import strategies_for
-    table = Table("strategy", "rationale", "parameters (default, accepted)", "file")
+    table = Table()
+    table.add_column("strategy", no_wrap=True)    # a name is typed back: never broken
+    for heading in ("rationale", "parameters (default, accepted)", "file"):
+        table.add_column(heading)
     for name, info in strategies_for(get_game(game), strategy_dir or ()).items():
         table.add_row(name, f"[red]cannot be used:[/] {escape(info.problem)}" if info.problem
                       else escape(info.summary),
