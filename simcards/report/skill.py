@@ -24,6 +24,9 @@ from simcards.report.experiment import Experiment
 
 RANDOM = "random"
 SEARCH = "search"
+#: Deals of the skill games when the strong player searches (a ``budget`` parameter): it
+#: costs milliseconds a decision, so its interval is wider than the heuristics'.
+SEARCH_DEALS = 300
 
 
 def skill_strategy(exp: Experiment) -> str | None:
@@ -46,9 +49,18 @@ def lineup(strong: str, players: int) -> tuple[str, ...]:
     return (strong,) + (RANDOM,) * (players - 1)
 
 
+def skill_deals(exp: Experiment, strong: str) -> int:
+    """The experiment's games per line-up, at most SEARCH_DEALS for a searching player."""
+    from simcards.params import split
+    from simcards.strategy_registry import strategies_for
+    info = strategies_for(exp.spec).get(split(strong)[0])
+    searches = info is not None and any(p.name == "budget" for p in info.params)
+    return min(exp.games, SEARCH_DEALS) if searches else exp.games
+
+
 def play_skill(exp: Experiment, threads: int | None = None, backend=None,
                progress: Callable[[int], None] | None = None) -> pd.DataFrame | None:
-    """The skill games of every main player count: ``exp.games`` deals, each with the strong
+    """The skill games of every main player count: ``skill_deals`` deals, each with the strong
     seat in every position, on the experiment's seed (the same deals as its main cells)."""
     from simcards.rotation import execute_rotated
     from simcards.runner import RunSpec, ThreadBackend
@@ -58,6 +70,7 @@ def play_skill(exp: Experiment, threads: int | None = None, backend=None,
     backend = backend or ThreadBackend(threads)
     kernel = tuple(sorted(set(exp.strategies) | {strong, RANDOM}))
     frames = []
+    deals = skill_deals(exp, strong)
     for n in exp.players:
         names = lineup(strong, n)
         seatings = len(rotated_lineups(names))
@@ -66,7 +79,7 @@ def play_skill(exp: Experiment, threads: int | None = None, backend=None,
             return RunSpec.create(exp.spec.name, seating, deals, exp.seed, exp.resolved_rules,
                                   kernel_strategies=kernel, threads=threads)
 
-        frame = execute_rotated(spec_for, names, exp.games * seatings, backend=backend, progress=progress)
+        frame = execute_rotated(spec_for, names, deals * seatings, backend=backend, progress=progress)
         frames.append(pd.DataFrame({
             "players": np.int8(n), "order": frame["order"].to_numpy(), "game": frame["game"].to_numpy(),
             "seat": frame["seat"].to_numpy(), "strong": (frame["strategy"] == strong).to_numpy(),
@@ -78,7 +91,7 @@ def planned_games(exp: Experiment) -> int:
     strong = skill_strategy(exp)
     if strong is None:
         return 0
-    return sum(exp.games * len(rotated_lineups(lineup(strong, n))) for n in exp.players)
+    return sum(skill_deals(exp, strong) * len(rotated_lineups(lineup(strong, n))) for n in exp.players)
 
 
 def variance_share(win_share: np.ndarray, strong: np.ndarray) -> float:

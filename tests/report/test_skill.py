@@ -6,7 +6,8 @@ import pytest
 
 from simcards.errors import SimcardsError
 from simcards.report.experiment import parse_experiment
-from simcards.report.skill import play_skill, skill_strategy, skill_table, variance_share
+from simcards.report.skill import (SEARCH_DEALS, play_skill, skill_deals, skill_strategy, skill_table,
+                                   variance_share)
 
 EXPERIMENT = '''
 game = "five-alive"
@@ -40,7 +41,7 @@ def test_variance_share_known_values():
 
 
 def test_skill_games_put_the_strong_player_in_every_seat(tmp_path):
-    exp = _exp(tmp_path)
+    exp = _exp(tmp_path, 'skill = "expert"')
     assert skill_strategy(exp) == "expert"
     games = play_skill(exp)
     for n, part in games.groupby("players"):
@@ -55,6 +56,10 @@ def test_skill_games_put_the_strong_player_in_every_seat(tmp_path):
 
 
 def test_skill_key(tmp_path):
+    auto = _exp(tmp_path)
+    assert skill_strategy(auto) == "search"                   # Five Alive has a search player
+    assert skill_deals(auto, "search") == min(auto.games, SEARCH_DEALS)
+    assert skill_deals(auto, "expert") == auto.games
     assert skill_strategy(_exp(tmp_path, "skill = false")) is None
     assert skill_strategy(_exp(tmp_path, 'skill = "keep_zero"')) == "keep_zero"
     with pytest.raises(SimcardsError, match="key 'skill': bad value 'nope'"):
