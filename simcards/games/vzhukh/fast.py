@@ -58,7 +58,7 @@ from simcards.games.vzhukh.view import (
     LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
-from simcards.rng import _S32, _U_GOLDEN, _mix, shuffle_range
+from simcards.rng import shuffle_range_ahead
 
 DONE = -1
 SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snapshot)
@@ -181,31 +181,9 @@ def start_game(s, rng):
 
 @njit(**_CALL, **_INTERNAL)
 def _shuffle_stock(s, rng):
-    """simcards.rng.shuffle_range(s, STOCK, deck, rng): the same permutation from the same
-    numbers. This is rng.shuffle_range_ahead restated with indices typed unsigned (_at), which
-    the shared one cannot assume: its swaps then need no wrap-around, and the shuffles (three
-    a game) took 25% fewer instructions. Every draw is computed first, on SIMD lanes, into the
-    draws run of the state, taking for granted that Lemire's method rejects none; the first
-    draw that might be rejected (odds below deck / 2**32) hands over to the exact loop."""
-    d = s[DECK]
-    at = draws_at(s)
-    x0 = rng[0]
-    for t in range(d - 1):          # draw t places position d - 1 - t, out of d - t
-        z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
-        s[_at(at + t)] = np.int64((z >> _S32) * np.uint64(d - t))
-    for t in range(d - 1):
-        i = d - 1 - t
-        m = s[_at(at + t)]
-        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
-            rng[0] = x0 + np.uint64(t) * _U_GOLDEN
-            shuffle_range(s, STOCK, i + 1, rng)
-            return
-        j = m >> 32
-        x = s[_at(STOCK + i)]
-        s[_at(STOCK + i)] = s[_at(STOCK + j)]
-        s[_at(STOCK + j)] = x
-    if d > 1:
-        rng[0] = x0 + np.uint64(d - 1) * _U_GOLDEN
+    """simcards.rng.shuffle_range(s, STOCK, deck, rng), its draws computed ahead into the
+    draws run of the state (simcards.rng.shuffle_range_ahead): the same permutation."""
+    shuffle_range_ahead(s, STOCK, s[DECK], rng, s[draws_at(s):])
 
 
 @njit(**_CALL, **_INTERNAL)
