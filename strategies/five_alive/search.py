@@ -127,6 +127,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
     seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
     game_out = np.zeros(4, np.int64)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    scratch = np.empty(2 * MAX_PLAYERS, np.int64)   # the lives model's, reused by every rollout
     if ev == 1:
         left = 0
         for q in range(s[N]):
@@ -147,7 +148,8 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
             grng[0] = g0                    # common samples: the same draws for every kind
             srng[0] = g0 ^ _STRATEGY_SALT
             apply(x, grng, PLAY, kinds[j])
-            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo)
+            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
+                               scratch)
         vd = vals[jdef]
         for j in range(nk):
             d = vals[j] - vd
@@ -171,13 +173,13 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
 
 
 @njit(**NJIT_OPTIONS)
-def _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo):
+def _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo, scratch):
     """Play ``x`` on with the rollout strategy in every seat to the evaluation point; the
     value for ``seat``: its win share at the end of the game, or the lives model's value at
     the end of the round (eval 1)."""
     while True:
         if ev == 1 and x[ROUNDS] != rounds0 and x[OVER] == 0:
-            return _round_value(x, seat, memo)
+            return _round_value(x, seat, memo, scratch)
         k = advance(x, grng)
         if k < 0:
             return _win_share(x, seat, seat_out, game_out)
@@ -202,23 +204,31 @@ def _win_share(x, seat, seat_out, game_out):
 
 # ------------------------------------------------------------------ the lives model (eval 1)
 @njit(**NJIT_OPTIONS)
-def _round_value(x, seat, memo):
-    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended)."""
+def _round_value(x, seat, memo, scratch):
+    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended).
+    ``scratch``: 2 * MAX_PLAYERS int64s, so that a rollout's end allocates nothing."""
     n = x[N]
-    others = np.zeros(MAX_PLAYERS, np.int64)
+    others = scratch[MAX_PLAYERS:]
     c = 0
     for q in range(n):
         if q != seat:
             others[c] = x[LIVES + q]
             c += 1
-    return _model_value(x[LIVES + seat], others, n - 1, x[BLITZ] != 0, memo)
+    return _model_value(x[LIVES + seat], others, n - 1, x[BLITZ] != 0, memo, scratch[:MAX_PLAYERS])
 
 
 @njit(**NJIT_OPTIONS)
-def _key(m, others, k):
+def _key(m, others, k, srt):
     """Memo key of a state: own lives, then the others' lives sorted (the model is symmetric
-    among the others). Lives are at most 99 (rules: the lives option), so base 100 fits."""
-    srt = np.sort(others[:k])
+    among the others). Lives are at most 99 (rules: the lives option), so base 100 fits.
+    ``srt``: room for k int64s (an insertion sort of at most 6 values, no allocation)."""
+    for i in range(k):
+        v = others[i]
+        j = i
+        while j > 0 and srt[j - 1] > v:
+            srt[j] = srt[j - 1]
+            j -= 1
+        srt[j] = v
     key = m
     for i in range(k):
         key = key * 100 + srt[i]
@@ -226,7 +236,7 @@ def _key(m, others, k):
 
 
 @njit(**NJIT_OPTIONS)
-def _model_value(m, others, k, blitz, memo):
+def _model_value(m, others, k, blitz, memo, srt):
     """Chance that a seat with ``m`` lives wins against ``k`` others with ``others[:k]`` lives
     if every round one survivor, uniformly at random, wins and every other survivor loses a
     life (rules 9-11: the round winner costs the others a life; busts and Killers, which
@@ -248,7 +258,7 @@ def _model_value(m, others, k, blitz, memo):
             if others[i] == top:
                 ties += 1
         return 1.0 / ties if m == top else 0.0
-    key = _key(m, others, k)
+    key = _key(m, others, k, srt)
     if key in memo:
         return memo[key]
     a = alive_o + 1
@@ -256,13 +266,13 @@ def _model_value(m, others, k, blitz, memo):
     # I win the round: every other survivor loses a life
     for i in range(k):
         nxt[i] = max(others[i] - 1, 0)
-    v = _model_value(m, nxt, k, blitz, memo)
+    v = _model_value(m, nxt, k, blitz, memo, srt)
     # survivor i wins it: I lose a life, and so does every other survivor but i
     for i in range(k):
         if others[i] > 0:
             for j in range(k):
                 nxt[j] = others[j] if j == i else max(others[j] - 1, 0)
-            v += _model_value(m - 1, nxt, k, blitz, memo)
+            v += _model_value(m - 1, nxt, k, blitz, memo, srt)
     v /= a
     memo[key] = v
     return v

@@ -15,7 +15,7 @@ def _model(m, others, blitz=False):
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     arr = np.zeros(7, np.int64)
     arr[:len(others)] = others
-    return search._model_value(m, arr, len(others), blitz, memo)
+    return search._model_value(m, arr, len(others), blitz, memo, np.empty(8, np.int64))
 
 
 @pytest.mark.parametrize("lives", [[5, 5, 5, 5], [3, 1, 4, 2], [2, 2, 0, 5], [1, 1], [4, 3, 3, 2, 1, 5, 2]])

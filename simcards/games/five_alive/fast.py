@@ -114,13 +114,21 @@ def new_state(n, params):
     s[HAND_SIZE] = params[P_HAND]
     s[BLITZ] = params[P_BLITZ]
     s[TURN_CAP] = params[P_TURN_CAP]
-    pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
-        for _ in range(params[P_COUNTS + k]):     # the deck in canonical order, kinds ascending
+    _sort_deck(s)
+    return s
+
+
+@njit(**NJIT_OPTIONS)
+def _sort_deck(s):
+    """The deck in canonical order, kinds ascending, from COUNTS: what every deal copies
+    (new_state, and a search's re-deal rebuilding hidden fields)."""
+    pos = sorted_deck_at(s)
+    for k in range(N_KINDS):
+        for _ in range(s[COUNTS + k]):
             s[pos] = k
             pos += 1
-    return s
 
 
 # ------------------------------------------------------------------ cards in and out of hands

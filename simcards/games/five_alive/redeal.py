@@ -9,7 +9,7 @@ every other field is filled from public facts only (the layout's visibilities, v
   (``PILE_COUNTS``); they are shuffled and dealt, each other seat getting exactly its
   ``HAND_N`` cards, and the rest, ``STOCK_N`` of them, is the stock;
 - derived scratch is rebuilt the way the engine builds it: the next-seat table with
-  fast.py's ``_link_seats``, the sorted deck from ``COUNTS`` (new_state's loop), the held
+  fast.py's ``_link_seats``, the sorted deck from ``COUNTS`` with ``_sort_deck``, the held
   masks through fast.py's ``_give``, the legal mask of the seat to move with fast.py's
   ``_legal_mask`` (what ``advance`` would have stored);
 - what no public fact determines and the engine never reads before writing it is zero:
@@ -32,7 +32,7 @@ from numba import njit
 from simcards.config import NJIT_OPTIONS
 from simcards.engine import MEMORY_SLOTS
 from simcards.games.five_alive.fast import (
-    _give, _legal_mask, _link_seats, _shuffle, hand, sorted_deck_at)
+    _give, _legal_mask, _link_seats, _shuffle, _sort_deck, hand)
 from simcards.games.five_alive.rules import MAX_PLAYERS, N_KINDS
 from simcards.games.five_alive.view import (
     COUNTS, CUR, DEALT, DECK, HAND_N, HELD, LEGAL, LIVES, MEMORY, N, NEXT_SEAT, OVER, PILE_COUNTS,
@@ -88,11 +88,7 @@ def redeal(s, seat, w, rng):
     w[NEXT_SEAT:NEXT_SEAT + 2 * MAX_PLAYERS] = 0
     w[STOCK:STOCK + 4 * d] = 0
     # ---- derived scratch, as the engine keeps it
-    pos = sorted_deck_at(w)                 # new_state: the deck in canonical order
-    for k in range(N_KINDS):
-        for _ in range(w[COUNTS + k]):
-            w[pos] = k
-            pos += 1
+    _sort_deck(w)                           # the deck in canonical order, as new_state
     _link_seats(w)
     # ---- the unseen cards, kinds ascending (a canonical order: the shuffle alone decides)
     unseen = np.empty(N_KINDS, np.int64)
