@@ -38,6 +38,7 @@ from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS
                                             View)
 from simcards.params import slot
 from simcards.rng import next_u64
+from simcards.search import accumulate, paired_choice, private_stream, seed_rollout
 from . import expert as _expert
 from .expert import decide as expert_decide
 from .high_first import decide as high_first_decide
@@ -63,8 +64,6 @@ _ROLLOUT = slot(PARAMS, "rollout")
 EXPERT_DEFAULTS = np.array([float(v[0]) for v in _expert.PARAMS.values()], np.float64)
 #: eval 1 falls back to whole-game rollouts above this many lives left in all (model size)
 MODEL_LIVES_CAP = 40
-#: salt between the game generator of a rollout and its strategy generator
-_STRATEGY_SALT = np.uint64(0x5DEECE66D)
 _NO_MOVE = -1
 
 
@@ -117,8 +116,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
             jdef = j
     samples = max(np.int64(1), budget // nk)
     # a private generator: one draw from the strategy stream seeds every deal and rollout
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng)
+    local = private_stream(rng)
     drng = np.empty(1, np.uint64)
     grng = np.empty(1, np.uint64)
     srng = np.empty(1, np.uint64)
@@ -145,31 +143,12 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
         g0 = next_u64(local)
         for j in range(nk):
             x[:] = w
-            grng[0] = g0                    # common samples: the same draws for every kind
-            srng[0] = g0 ^ _STRATEGY_SALT
+            seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
             apply(x, grng, PLAY, kinds[j])
             vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
                                scratch)
-        vd = vals[jdef]
-        for j in range(nk):
-            d = vals[j] - vd
-            sum_v[j] += vals[j]
-            sum_d[j] += d
-            sum_d2[j] += d * d
-    best = jdef
-    for j in range(nk):
-        if sum_v[j] > sum_v[best]:
-            best = j
-    if best == jdef:
-        return default
-    mean = sum_d[best] / samples
-    se = 0.0
-    if samples > 1:
-        var = (sum_d2[best] - samples * mean * mean) / (samples - 1)
-        se = np.sqrt(max(var, 0.0) / samples)
-    if mean > margin * se:
-        return kinds[best]
-    return default
+        accumulate(vals, jdef, sum_v, sum_d, sum_d2)
+    return kinds[paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin)]
 
 
 @njit(**NJIT_OPTIONS)

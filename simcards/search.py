@@ -1,0 +1,74 @@
+"""What every game's ``search`` strategy shares: the common-samples bookkeeping and the
+choice of a move, compiled.
+
+A determinized Monte-Carlo search (strategies/<game>/search.py) plays every candidate move
+on the same sampled deals with the same game stream, so the candidates differ by the move
+alone; their *paired* differences against a default move (the rollout strategy's choice)
+have far less variance than their values. A noisy argmax over many moves picks a lucky one
+often, so a candidate replaces the default only when its mean lead, paired over the
+samples, exceeds ``margin`` standard errors (Five Alive probe: margin 1 beat margin 0 by
+two points at the same budget; experiments/search_five_alive.py).
+
+The rollout loop itself stays in each game's search module: it calls that game's engine
+and strategies, and numba compiles a function taking other functions as arguments again
+in every process (no cache), which the kernels avoid (simcards.kernels).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.config import NJIT_OPTIONS
+from simcards.rng import next_u64
+
+#: salt between a rollout's game generator and its strategy generator
+STRATEGY_SALT = np.uint64(0x5DEECE66D)
+
+
+@njit(**NJIT_OPTIONS)
+def private_stream(rng):
+    """A private generator for one decision, seeded by one draw from the strategy stream
+    ``rng`` (uint64[1]); the game's deal stream is never touched."""
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng)
+    return local
+
+
+@njit(**NJIT_OPTIONS)
+def seed_rollout(g0, grng, srng):
+    """Seed a rollout's game and strategy generators from one number ``g0``: common samples
+    give every candidate move the same ``g0``."""
+    grng[0] = g0
+    srng[0] = g0 ^ STRATEGY_SALT
+
+
+@njit(**NJIT_OPTIONS)
+def accumulate(vals, jdef, sum_v, sum_d, sum_d2):
+    """Add one sample's values ``vals`` (one per candidate) to the running sums: values, and
+    differences against candidate ``jdef`` (the default) with their squares."""
+    vd = vals[jdef]
+    for j in range(vals.shape[0]):
+        d = vals[j] - vd
+        sum_v[j] += vals[j]
+        sum_d[j] += d
+        sum_d2[j] += d * d
+
+
+@njit(**NJIT_OPTIONS)
+def paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin):
+    """The candidate to play: the best mean if it leads the default ``jdef`` by more than
+    ``margin`` standard errors of the paired difference, else ``jdef``."""
+    best = jdef
+    for j in range(sum_v.shape[0]):
+        if sum_v[j] > sum_v[best]:
+            best = j
+    if best == jdef:
+        return jdef
+    mean = sum_d[best] / samples
+    se = 0.0
+    if samples > 1:
+        var = (sum_d2[best] - samples * mean * mean) / (samples - 1)
+        se = np.sqrt(max(var, 0.0) / samples)
+    if mean > margin * se:
+        return best
+    return jdef
