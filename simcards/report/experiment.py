@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from simcards.designs import rotated_lineups
+from simcards import params as sparams
 from simcards.errors import SimcardsError, choices
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
@@ -239,12 +240,28 @@ def _strategy_names(check: _Checker, spec: GameSpec, value, key: str, known: dic
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise check.fail(key, f"bad value {value!r}", accepted)
     for i, name in enumerate(value):
-        if name not in known:
-            raise check.fail(f"{key}[{i}]", f"unknown strategy {name!r} for {spec.name}",
-                             choices(sorted(known)))
+        _check_strategy(check, spec, name, f"{key}[{i}]", known)
     if len(set(value)) != len(value):
         raise check.fail(key, f"a strategy is listed twice in {value!r}", "distinct names")
     return tuple(value)
+
+
+def _check_strategy(check: _Checker, spec: GameSpec, text: str, key: str, known: dict) -> None:
+    """A strategy name as a seat may give it, with run-time parameters or without
+    (``search:budget=200``, simcards.params): the name known, every key and value accepted."""
+    try:
+        name, given = sparams.split(text)
+    except SimcardsError as exc:
+        raise check.fail(key, str(exc), "name or name:key=value:...") from None
+    if name not in known:
+        raise check.fail(key, f"unknown strategy {name!r} for {spec.name}", choices(sorted(known)))
+    info = known[name]
+    if info.alias:          # an alias takes the parameters of the strategy it plays
+        info = known.get(sparams.split(info.alias)[0], info)
+    try:
+        sparams.resolve(name, info.params, given, text)
+    except SimcardsError as exc:
+        raise check.fail(key, str(exc), sparams.describe(info.params) or "no parameters") from None
 
 
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -439,9 +456,7 @@ def parse_experiment(path: Path, text: str) -> Experiment:
             raise check.fail(key, f"{len(lineup)} seats",
                              f"{spec.min_players}..{spec.max_players} strategies (one per seat)")
         for j, name in enumerate(lineup):
-            if name not in known:
-                raise check.fail(f"{key}[{j}]", f"unknown strategy {name!r} for {spec.name}",
-                                 choices(sorted(known)))
+            _check_strategy(check, spec, name, f"{key}[{j}]", known)
         explicit.append(tuple(lineup))
 
     if "players" in data:
@@ -455,10 +470,10 @@ def parse_experiment(path: Path, text: str) -> Experiment:
 
     skill = data.get("skill", "auto")
     if skill is not False and skill != AUTO:
-        from simcards.params import split
-        if not isinstance(skill, str) or split(skill)[0] not in known:
+        if not isinstance(skill, str):
             raise check.fail("skill", f"bad value {skill!r}",
                              f'"auto", false or a strategy of the game ({choices(sorted(known))})')
+        _check_strategy(check, spec, skill, "skill", known)
     exp = Experiment(path=path, name=path.stem, spec=spec, title=title, description=description,
                      seed=seed, players=players, games=games_n, precision=precision,
                      max_games=max(max_games, games_n), rules=dict(rules), resolved_rules=resolved,

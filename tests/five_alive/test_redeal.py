@@ -1,8 +1,10 @@
 """Determinization (simcards.games.five_alive.redeal): on positions from real games, a
 redealt state keeps everything the seat may see, deals the true hidden cards (as a
-multiset) in the true hand sizes, is a state the engine plays on from to the end, and
-depends on nothing hidden: the same deal from the engine's state and from that state with
-every field the seat may not read zeroed (which is what the reference engine's views hold).
+multiset) in the true hand sizes, respects what the table inferred from play (``LACKS``:
+a bust, a missing 0 against a Killer; an inference that holds in the true state too), is
+a state the engine plays on from to the end, and depends on nothing hidden: the same deal
+from the engine's state and from that state with every field the seat may not read zeroed
+(which is what the reference engine's views hold).
 """
 import itertools
 
@@ -67,7 +69,7 @@ def _positions(rules: dict, games_per_lineup: int):
 
 @pytest.mark.parametrize("label", list(RULES))
 def test_redeal_keeps_what_the_seat_sees_and_deals_the_hidden_cards(label):
-    checked = 0
+    checked = inferred = 0
     for i, (s, decider) in enumerate(_positions(RULES[label], 4)):
         n = int(s[V.N])
         # the decider, and every few positions another seat too (redeal for any seat)
@@ -92,6 +94,13 @@ def test_redeal_keeps_what_the_seat_sees_and_deals_the_hidden_cards(label):
                 hand = w[V.HANDS + q * N_KINDS:V.HANDS + (q + 1) * N_KINDS]
                 assert w[V.HELD + q] == sum(1 << k for k in range(N_KINDS) if hand[k] > 0)
                 assert hand.sum() == w[V.HAND_N + q]
+            # every inference the table made holds in the true state (it is sound) and in the
+            # redeal (it is used); count the positions where one constrains a hidden hand
+            for q in range(n):
+                assert s[V.HELD + q] & s[V.LACKS + q] == 0, "LACKS names a kind seat q holds"
+                assert w[V.HELD + q] & w[V.LACKS + q] == 0, "the redeal ignored LACKS"
+                if q != seat and s[V.LACKS + q] != 0 and s[V.HAND_N + q] > 0:
+                    inferred += 1
             assert np.array_equal(w[V.NEXT_SEAT:V.NEXT_SEAT + 2 * MAX_PLAYERS],
                                   s[V.NEXT_SEAT:V.NEXT_SEAT + 2 * MAX_PLAYERS])
             d = s[V.DECK]
@@ -110,6 +119,7 @@ def test_redeal_keeps_what_the_seat_sees_and_deals_the_hidden_cards(label):
             assert steps >= 0, "the engine found an illegal move in a redealt state"
             checked += 1
     assert checked > 1000
+    assert inferred > 50, "too few positions where the table knows what a hand lacks"
 
 
 def test_redeal_draws_different_deals_from_different_generators():

@@ -7,9 +7,11 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 import simcards
+from simcards.errors import SimcardsError
 from simcards.report.analysis import analyse
 from simcards.report.experiment import load_experiment, parse_experiment
 from simcards.report.run import play
@@ -168,3 +170,23 @@ def test_a_report_resumes_from_its_run_folder(tmp_path, tiny_report, cli_app):
     b = pd.read_parquet(tmp_path / "b" / "results.parquet")
     pd.testing.assert_frame_equal(a, b)
     pd.testing.assert_frame_equal(a, pd.read_parquet(out / "results.parquet"))
+
+
+def test_line_ups_may_set_strategy_parameters(tmp_path):
+    """A pool, mirror, explicit line-up or skill player may name a strategy with run-time
+    parameters (a tournament plays search at a smaller budget); a bad key or value is one
+    line naming the place, the value and what is accepted."""
+    text = TINY.replace('pool = ["high_first", "random"]',
+                        'pool = ["high_first", "search:budget=30", "expert:danger=3"]')
+    exp = parse_experiment(write(tmp_path, "params", text), text)
+    assert exp.pool == ("high_first", "search:budget=30", "expert:danger=3")
+    for bad, where, what in [("search:budget=0", "lineups.pool[1]", "budget"),
+                             ("search:depth=3", "lineups.pool[1]", "unknown parameter 'depth'"),
+                             ("search:budget", "lineups.pool[1]", "name:key=value")]:
+        text = TINY.replace('pool = ["high_first", "random"]', f'pool = ["high_first", "{bad}"]')
+        with pytest.raises(SimcardsError) as exc:
+            parse_experiment(write(tmp_path, "bad", text), text)
+        assert where in str(exc.value) and what in str(exc.value), str(exc.value)
+    text = TINY.replace('skill = "high_first"', 'skill = "expert:nonsense=1"')
+    with pytest.raises(SimcardsError, match="skill"):
+        parse_experiment(write(tmp_path, "bad", text), text)

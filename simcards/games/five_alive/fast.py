@@ -36,7 +36,7 @@ from simcards.games.five_alive.rules import (
     REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
-    LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
+    LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
     RANK_KEYS, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
 from simcards.rng import shuffle_range_ahead
 
@@ -191,6 +191,7 @@ def start_round(s, rng):
     s[HANDS:HANDS + MAX_PLAYERS * N_KINDS] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
+    s[LACKS:LACKS + MAX_PLAYERS] = 0
     s[PILE_COUNTS:PILE_COUNTS + N_KINDS] = 0
     s[PILE:PILE + s[PILE_N]] = 0
     s[PILE_N] = 0
@@ -251,6 +252,7 @@ def _draw(s, rng, q):
             return
     s[STOCK_N] -= 1
     _give(s, q, s[STOCK + s[STOCK_N]])
+    s[LACKS + q] = 0              # what it lacked may be the card it drew
 
 
 @njit(**NJIT_OPTIONS)
@@ -262,6 +264,7 @@ def _eliminate(s, p):
     _hand_to_bottom(s, p)
     s[HAND_N + p] = 0
     s[HELD + p] = 0
+    s[LACKS + p] = 0
 
 
 @njit(**NJIT_OPTIONS)
@@ -340,12 +343,19 @@ def _round_emptied(s, rng, p):
 
 # ------------------------------------------------------------------ legal moves
 @njit(inline="always", **NJIT_OPTIONS)
-def _legal_mask(s, p):
-    """Rule 4, the only copy in this engine: any action card held; a number card held
-    that keeps the total at LIMIT or under (no branch: the total never exceeds LIMIT)."""
+def _playable_kinds(s):
+    """Rule 4, the only copy in this engine: the kinds that may be played at the total:
+    every action card; a number card that keeps the total at LIMIT or under (no branch:
+    the total never exceeds LIMIT)."""
     # the numbers that fit are 0 .. LIMIT - total: all but the top ones of 0 .. N_NUMBERS - 1
     too_high = max(s[TOTAL] + N_NUMBERS - 1 - LIMIT, 0)
-    return s[HELD + p] & (ACTIONS_MASK | (NUMBERS_MASK >> too_high))
+    return ACTIONS_MASK | (NUMBERS_MASK >> too_high)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def _legal_mask(s, p):
+    """The kinds seat p holds and may play now."""
+    return s[HELD + p] & _playable_kinds(s)
 
 
 @njit(inline="always", **NJIT_OPTIONS)
@@ -374,7 +384,9 @@ def legal_moves(s, out):
 
 @njit(**NJIT_OPTIONS)
 def _bust(s, p):
-    """Rule 5: no legal card: lose a life, keep the hand, total back to 0."""
+    """Rule 5: no legal card: lose a life, keep the hand, total back to 0. The table now
+    knows the seat holds none of the kinds playable at that total."""
+    s[LACKS + p] |= _playable_kinds(s)
     s[TURNS] += 1
     s[BUSTS] += 1
     s[TOTAL] = 0
@@ -517,6 +529,7 @@ def _killer(s, rng, p, d):
             if left == 0:
                 emptied = True
         else:
+            s[LACKS + q] |= 1             # the table now knows it holds no 0
             _lose_life(s, q)
         q = _next(s, q, d)
     if _game_over(s):
@@ -558,6 +571,7 @@ def _redeal(s, rng, p, d):
             s[hand(q) + k] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
+    s[LACKS:LACKS + MAX_PLAYERS] = 0
     _shuffle(s, scratch, m, rng)
     _deal(s, scratch + m - 1, m, p, d)
 

@@ -20,9 +20,14 @@ Because nothing hidden is read, the result is the same from the engine's live st
 from the reference engine's view of it (hidden fields zero): a search strategy built on
 it passes the twin test (tests/contract/test_twin.py).
 
-No inference from the opponents' past play is made (say, an opponent who could not answer
-a Killer held no 0 then): the public fields do not record who lost a life to which event,
-and the hands change after it; uniform over the consistent deals is the honest default.
+Inference from the opponents' play: the public ``LACKS`` block keeps, per seat, the kinds the
+table saw it could not hold (the kinds playable at the total when it busted, a 0 when it
+could not answer a Killer; cleared when it takes in a card). Each such seat is dealt first,
+each card the first one from the top of the shuffled unseen cards that it may hold (in a
+uniform shuffle, a uniform draw among them); the cards left are shuffled again for the other
+seats and the stock. When several seats are constrained at once this is close to, not
+exactly, uniform over the consistent deals; should the constrained seats ever not find
+enough cards they may hold (never seen in the tests' positions), they take what is left.
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ from simcards.games.five_alive.fast import (
     _give, _legal_mask, _link_seats, _shuffle, _sort_deck, hand)
 from simcards.games.five_alive.rules import MAX_PLAYERS, N_KINDS
 from simcards.games.five_alive.view import (
-    COUNTS, CUR, DEALT, DECK, HAND_N, HELD, LEGAL, LIVES, MEMORY, N, NEXT_SEAT, OVER, PILE_COUNTS,
+    COUNTS, CUR, DEALT, DECK, HAND_N, HELD, LACKS, LEGAL, LIVES, MEMORY, N, NEXT_SEAT, OVER, PILE_COUNTS,
     RANK_KEYS, STOCK, STOCK_N)
 
 
@@ -50,6 +55,40 @@ def unseen_counts(s, seat, out):
         out[k] = c
         m += c
     return m
+
+
+@njit(**NJIT_OPTIONS)
+def _deal_constrained(s, seat, w, m, rng):
+    """Give every other seat with a ``LACKS`` mask its hand from the shuffled unseen cards
+    ``w[STOCK:STOCK + m]``: scanning from the top, each card it may hold is moved to the top
+    and dealt. Returns how many cards are left (at the bottom); they are shuffled again when
+    any seat was dealt here, so that the other seats' draw from them stays uniform."""
+    top = m
+    dealt = False
+    for q in range(s[N]):
+        lacks = s[LACKS + q]
+        if q == seat or lacks == 0:
+            continue
+        dealt = True
+        c = s[HAND_N + q]
+        w[HAND_N + q] = 0
+        i = top - 1
+        while c > 0 and i >= 0:
+            k = w[STOCK + i]
+            if (lacks >> k) & 1 == 0:
+                w[STOCK + i] = w[STOCK + top - 1]
+                w[STOCK + top - 1] = k
+                top -= 1
+                _give(w, q, k)
+                c -= 1
+            i -= 1
+        while c > 0 and top > 0:        # not enough cards it may hold: what is left
+            top -= 1
+            _give(w, q, w[STOCK + top])
+            c -= 1
+    if dealt:
+        _shuffle(w, STOCK, top, rng)
+    return top
 
 
 @njit(**NJIT_OPTIONS)
@@ -99,10 +138,11 @@ def redeal(s, seat, w, rng):
             w[STOCK + m] = k
             m += 1
     _shuffle(w, STOCK, m, rng)
-    # ---- deal each other seat its public hand size from the top, the rest stays the stock
-    top = m
+    # ---- deal the seats known to lack some kinds first, then every other seat its public
+    # hand size from the top; the rest stays the stock
+    top = _deal_constrained(s, seat, w, m, rng)
     for q in range(n):
-        if q == seat:
+        if q == seat or s[LACKS + q] != 0:
             continue
         c = s[HAND_N + q]
         w[HAND_N + q] = 0
@@ -118,3 +158,37 @@ def redeal(s, seat, w, rng):
     if cur != seat and w[OVER] == 0 and w[LIVES + cur] > 0:
         w[LEGAL + cur] = _legal_mask(w, cur)
     return m
+
+
+@njit(**NJIT_OPTIONS)
+def _deal_constrained(s, seat, w, m, rng):
+    """Give every other seat with a ``LACKS`` mask its hand from the shuffled unseen cards
+    ``w[STOCK:STOCK + m]``: scanning from the top, each card it may hold is moved to the top
+    and dealt. Returns how many cards are left (at the bottom); they are shuffled again when
+    any seat was dealt here, so that the other seats' draw from them stays uniform."""
+    top = m
+    dealt = False
+    for q in range(s[N]):
+        lacks = s[LACKS + q]
+        if q == seat or lacks == 0:
+            continue
+        dealt = True
+        c = s[HAND_N + q]
+        w[HAND_N + q] = 0
+        i = top - 1
+        while c > 0 and i >= 0:
+            k = w[STOCK + i]
+            if (lacks >> k) & 1 == 0:
+                w[STOCK + i] = w[STOCK + top - 1]
+                w[STOCK + top - 1] = k
+                top -= 1
+                _give(w, q, k)
+                c -= 1
+            i -= 1
+        while c > 0 and top > 0:        # not enough cards it may hold: what is left
+            top -= 1
+            _give(w, q, w[STOCK + top])
+            c -= 1
+    if dealt:
+        _shuffle(w, STOCK, top, rng)
+    return top

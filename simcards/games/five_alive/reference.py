@@ -85,6 +85,9 @@ class Game:
         self.rng.shuffle(deck)
         self.stock, self.pile = deck, []
         self.hands = [[0] * N_KINDS for _ in range(self.n)]
+        #: kinds each seat is known not to hold (view.LACKS): set by a bust or a missing 0
+        #: against a Killer, cleared when the seat takes in a card or goes out
+        self.lacks = [0] * self.n
         for _ in range(self.rules["hand_size"]):
             p = self.dealer
             for _ in range(self.survivors()):
@@ -104,6 +107,7 @@ class Game:
                             f"into a new stock of {len(self.stock)}.")
         if self.stock:
             self.hands[p][self.stock.pop()] += 1
+            self.lacks[p] = 0
 
     # ------------------------------------------------------------ lives
     def lose_life(self, p: int, why: str) -> None:
@@ -116,6 +120,7 @@ class Game:
         """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
         self.out_at[p] = self.turns
         hand_to_bottom_py(self.stock, self.hands[p])
+        self.lacks[p] = 0
         self.log.append(f"  Seat {p} is out.")
 
     def check_game_over(self) -> bool:
@@ -131,11 +136,15 @@ class Game:
 
     # ------------------------------------------------------------ turns
     def legal_moves(self) -> list[int]:
-        """Rule 4: any action card; a number card that keeps the total at 21 or under.
-        The only copy of the rule in this engine: next_decision, apply and view use it."""
+        """The kinds the player to move holds and may play (rule 4, ``playable``);
+        next_decision, apply and view use it."""
         hand = self.hands[self.current]
-        return [k for k in range(N_KINDS)
-                if hand[k] > 0 and (k >= N_NUMBERS or self.total + k <= LIMIT)]
+        return [k for k in range(N_KINDS) if hand[k] > 0 and self.playable(k)]
+
+    def playable(self, k: int) -> bool:
+        """Rule 4, the only copy in this engine: any action card; a number card that keeps
+        the total at 21 or under."""
+        return k >= N_NUMBERS or self.total + k <= LIMIT
 
     def next_decision(self) -> tuple[int, int] | None:
         """Play the forced turns (busts, rule 5); then (PLAY, seat) or None when the game is over."""
@@ -151,6 +160,8 @@ class Game:
             self.bust(self.current)
 
     def bust(self, p: int) -> None:
+        # the table now knows p holds none of the kinds playable at this total
+        self.lacks[p] |= sum(1 << k for k in range(N_KINDS) if self.playable(k))
         self.turns += 1
         self.busts += 1
         self.log.append(f"Turn {self.turns}: seat {p} cannot stay at 21 or under "
@@ -177,6 +188,7 @@ class Game:
             s[L.LIVES + q] = self.lives[q]
             s[L.OUT_AT + q] = self.out_at[q]
             s[L.HAND_N + q] = self.hand_size(q)
+            s[L.LACKS + q] = self.lacks[q]
         s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
         for i, card in enumerate(self.pile):
             s[L.PILE + i] = card
@@ -239,6 +251,7 @@ class Game:
                     self.log.append(f"  Seat {p}'s Killer: seat {q} discards a 0.")
                     emptied = emptied or self.hand_size(q) == 0
                 else:
+                    self.lacks[q] |= 1                       # the table knows: no 0
                     self.lose_life(q, "no 0 against the Killer")
             if self.check_game_over():
                 return
@@ -263,6 +276,7 @@ class Game:
         """Gather every hand (kinds ascending), shuffle, deal from the top starting after p."""
         cards = [kind for kind in range(N_KINDS) for q in range(self.n) for _ in range(self.hands[q][kind])]
         self.hands = [[0] * N_KINDS for _ in range(self.n)]
+        self.lacks = [0] * self.n
         self.rng.shuffle(cards)
         q = p
         while cards:

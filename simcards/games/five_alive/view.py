@@ -38,6 +38,10 @@ DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP = LAYOUT.scalars("DECK", "LIVES0", "HAN
 LIVES = LAYOUT.block("LIVES", MAX_PLAYERS)            # lives[p] (0: out)
 OUT_AT = LAYOUT.block("OUT_AT", MAX_PLAYERS)          # turn a seat went out, -1 while in
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in hand[p]
+# kinds seat p is known, from what the table saw, not to hold: the kinds it could have
+# played when it busted (rule 5), a 0 when it could not answer a Killer (rule 6); cleared
+# when it takes in a card (a draw, a deal, a redeal) and when it goes out
+LACKS = LAYOUT.block("LACKS", MAX_PLAYERS)
 COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
 PILE_COUNTS = LAYOUT.block("PILE_COUNTS", N_KINDS)    # cards of each kind on the pile
 # a seat's own: bit masks of the kinds it holds, of the kinds it may play now (set by
@@ -158,6 +162,14 @@ def out_at(view, p):
 def hand_size(view, p):
     """Cards in seat p's hand."""
     return view.s[HAND_N + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def known_lacking(view, p):
+    """Bit mask of the kinds seat p is known not to hold, from what the table saw: the kinds
+    it could have played when it busted, a 0 when it could not answer a Killer; since then
+    it has only given up cards (a draw, a deal or a redeal clears it)."""
+    return view.s[LACKS + p]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
