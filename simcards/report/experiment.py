@@ -364,15 +364,29 @@ def auto_mirrors(path: Path, spec: GameSpec, known: dict) -> tuple[tuple[str, ..
     best, note = None, ""
     if summary.is_file():
         import json
-        ratings = [r for r in json.loads(summary.read_text()).get("records", []) if r["kind"] == "rating"]
+        # a mirror plays every seat of thousands of games: heuristics only, never a search
+        # player (its strength enters the report through the skill index instead)
+        ratings = [r for r in json.loads(summary.read_text()).get("records", [])
+                   if r["kind"] == "rating" and not _searches(known, r["name"])]
         if ratings:
             best = max(ratings, key=lambda r: r["estimate"])["name"]
-            note = f"strongest of the last tournament ({summary.parent.name}) and random"
-    if best is None or best not in known:
+            note = (f"strongest heuristic of the last tournament ({summary.parent.name}) and random")
+    if best is None:
         best = spec.bench_strategy
         note = f"no tournament summary found: the game's bench strategy {best} and random"
     names = tuple(dict.fromkeys([best] + (["random"] if "random" in known else [])))
     return names, note
+
+
+def _searches(known: dict, name: str) -> bool:
+    """A search player, or a name this version does not know: a strategy with a ``budget``
+    parameter costs milliseconds a decision."""
+    info = known.get(sparams.split(name)[0])
+    if info is None:
+        return True
+    if info.alias:
+        info = known.get(sparams.split(info.alias)[0], info)
+    return any(p.name == "budget" for p in info.params)
 
 
 def parse_experiment(path: Path, text: str) -> Experiment:

@@ -190,3 +190,22 @@ def test_line_ups_may_set_strategy_parameters(tmp_path):
     text = TINY.replace('skill = "high_first"', 'skill = "expert:nonsense=1"')
     with pytest.raises(SimcardsError, match="skill"):
         parse_experiment(write(tmp_path, "bad", text), text)
+
+
+def test_auto_mirrors_take_the_strongest_heuristic_of_the_last_tournament(tmp_path):
+    """``mirror = "auto"`` reads the tournament's ratings beside the experiments folder and
+    takes the strongest strategy that does not search (a search mirror would cost hours),
+    plus random; without a tournament, the game's bench strategy."""
+    text = TINY.replace('mirror = ["high_first"]', 'mirror = "auto"')
+    (tmp_path / "experiments").mkdir()
+    path = write(tmp_path / "experiments", "auto", text)
+    exp = parse_experiment(path, text)
+    assert exp.mirror == ("high_first", "random") and "no tournament" in exp.mirror_note
+    ratings = [("search:budget=100", 1.2), ("search", 1.5), ("keep_zero", 0.4), ("expert:danger=3", 0.6),
+               ("random", -1.0)]
+    folder = tmp_path / "reports" / "five_alive_tournament"
+    folder.mkdir(parents=True)
+    (folder / "summary.json").write_text(json.dumps({"records": [
+        {"kind": "rating", "name": n, "estimate": e} for n, e in ratings]}))
+    exp = parse_experiment(path, text)
+    assert exp.mirror == ("expert:danger=3", "random") and "strongest heuristic" in exp.mirror_note
