@@ -108,27 +108,8 @@ def _search(s, seat, rng, params, kind):
 
 
 @njit(**NJIT_OPTIONS)
-def _strategy_move(x, kind, srng, rollout):
-    """The rollout strategy's move for the seat to decide in state ``x``."""
-    if kind == VOTE:
-        v = view_vote(x)
-        if rollout == 1:
-            return np.int64(threshold_vote(v, srng, TUNED_ROW))
-        if rollout == 2:
-            return np.int64(greedy_vote(v, srng))
-        return np.int64(chaser_vote(v, srng, CHASER_ROW))
-    v = view_turn(x)
-    if rollout == 1:
-        return np.int64(threshold_turn(v, srng, TUNED_ROW))
-    if rollout == 2:
-        return np.int64(greedy_turn(v, srng))
-    return np.int64(chaser_turn(v, srng, CHASER_ROW))
-
-
-@njit(**NJIT_OPTIONS)
-def _own_move(s, seat, kind, rng, rollout):
-    """The rollout strategy's move on the real view (the default)."""
-    v = View(s, seat)
+def _policy(v, kind, rng, rollout):
+    """The rollout strategy's move on view ``v`` (a turn or a vote)."""
     if kind == VOTE:
         if rollout == 1:
             return np.int64(threshold_vote(v, rng, TUNED_ROW))
@@ -140,6 +121,12 @@ def _own_move(s, seat, kind, rng, rollout):
     if rollout == 2:
         return np.int64(greedy_turn(v, rng))
     return np.int64(chaser_turn(v, rng, CHASER_ROW))
+
+
+@njit(**NJIT_OPTIONS)
+def _strategy_move(x, kind, srng, rollout):
+    """The rollout strategy's move for the seat to decide in state ``x``."""
+    return _policy(view_vote(x) if kind == VOTE else view_turn(x), kind, srng, rollout)
 
 
 @njit(**NJIT_OPTIONS)
@@ -164,7 +151,7 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
     int
         A legal move.
     """
-    default = _own_move(s, seat, kind, rng, rollout)
+    default = _policy(View(s, seat), kind, rng, rollout)
     v = View(s, seat)
     nk = V.n_legal(v)
     if nk <= 1:

@@ -5,11 +5,12 @@ seat. It reads it only through the accessors below, which expose what a seat
 may know by the rules (docs/rules/thirty-one.md, "What a strategy sees"): its
 own three cards, its first hand of the game and its legal moves; and what the
 whole table sees: the middle, everyone's keys and the bank, the discard pile in
-order, the stock's size, the proposal under way and the answers so far, what
-each seat did this round (the cards it took from the middle and still holds,
-the cards it put into it, its last move), proposals, refusals and declared
-combinations per seat, the dealer, the round and turn counters, the quiet-turn
-count, how past rounds ended, and the rule settings. Never another hand or the
+order, the stock's size (and, after a rebuild this round, its cards: they were
+the pile's), the proposal under way and the answers so far, what each seat did
+this round (the cards it took from the middle and still holds, the cards it put
+into it, its last move), proposals, refusals and declared combinations per seat,
+the dealer, the round and turn counters, the quiet-turn count, how past rounds
+ended, and the rule settings. Never another hand or the
 stock. The reference engine builds views with every hidden field zero, so a
 strategy that peeks elsewhere fails the twin test.
 
