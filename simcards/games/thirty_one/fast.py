@@ -43,7 +43,8 @@ from simcards.games.thirty_one.view import (
     E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
-    STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES, View, in_legal_set, other_base)
+    STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES,
+    View, in_legal_set, other_base)
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
@@ -210,6 +211,9 @@ def start_game(s, rng):
     for i in (TURNS, ROUNDS, OVER, UNFINISHED, E31, E33, E678, EPROP, ECAP, REFRESHES, REBUILDS):
         s[i] = 0
     s[DEALER] = n - 1                                      # rule 7
+    s[STOCK_KNOWN] = 0                                     # (the last game's rebuilt stock)
+    for i in range(N_CARDS):
+        s[STOCK_KNOWN_ORDER + i] = 0
     _deal(s, rng)
     for p in range(n):
         a, b, c = _hand(s, p)
@@ -240,6 +244,10 @@ def _deal(s, rng):
     _set_middle(s, a, b, c)
     s[STOCK_N] = top - 3 - STOCK
     _clear_discard(s)
+    if s[REBUILDS] != 0:                                   # no stock rebuilt in the new round
+        s[STOCK_KNOWN] = 0
+        for i in range(N_CARDS):
+            s[STOCK_KNOWN_ORDER + i] = 0
     for p in range(MAX_PLAYERS):
         s[VOTES + p] = -1
         s[HELD + p] = 0
@@ -268,7 +276,10 @@ def _clear_discard(s):
 def _rebuild(s, rng):
     """Rule 10: the discard pile becomes the stock, shuffled (cards in id order first) or as it lies."""
     m = s[DISCARD_N]
+    s[STOCK_KNOWN] = s[DISCARD_MASK]                       # public: the pile's cards
     if s[AS_IT_LIES] != 0:
+        for i in range(N_CARDS):
+            s[STOCK_KNOWN_ORDER + i] = s[DISCARD + i]       # zeros past the pile
         for i in range(m):
             s[STOCK + i] = s[DISCARD + i]
     else:
@@ -304,6 +315,7 @@ def _renew_middle(s, rng):
     a = _draw(s, rng)
     b = _draw(s, rng)
     c = _draw(s, rng)
+    s[STOCK_KNOWN] &= ~_bits(a, b, c)                       # drawn face up: no longer in the stock
     a, b, c = _cards_of(_bits(a, b, c))
     _set_middle(s, a, b, c)
 

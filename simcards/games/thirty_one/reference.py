@@ -45,6 +45,7 @@ class Game:
         self.middle: list[int] = []
         self.stock: list[int] = []
         self.discard: list[int] = []
+        self.rebuilt: list[int] = []   # the pile as it became the stock this round, [] if none
         self.phase = PHASE_TURN
         self.current = 0
         self.dealer = n_players - 1                                  # rule 7
@@ -105,7 +106,7 @@ class Game:
                 self.hands[p].append(deck.pop())
         self.middle = sorted(deck.pop() for _ in range(3))
         self.hands = [sorted(hand) for hand in self.hands]
-        self.stock, self.discard = deck, []
+        self.stock, self.discard, self.rebuilt = deck, [], []
         self.round_turns = self.quiet = 0
         self.proposer = self.voter = -1
         self.votes = [-1] * self.n
@@ -125,6 +126,7 @@ class Game:
         return self.stock.pop()
 
     def rebuild_stock(self) -> None:
+        self.rebuilt = list(self.discard)          # everyone saw these cards go down
         if self.rules["rebuild"] == "as_it_lies":
             self.stock = self.discard              # turned over whole: its top is the stock's top
         else:
@@ -288,6 +290,10 @@ class Game:
                                    (V.GIVEN, self.given, 0), (V.LAST_MOVE, self.last_move, -1)):
             s[at:at + MAX_PLAYERS] = list(values) + [filler] * pad
         s[V.DISCARD:V.DISCARD + len(self.discard)] = self.discard
+        if self.rebuilt:                           # a stock rebuilt this round: public cards
+            s[V.STOCK_KNOWN] = sum(1 << c for c in self.stock)
+            if self.rules["rebuild"] == "as_it_lies":
+                s[V.STOCK_KNOWN_ORDER:V.STOCK_KNOWN_ORDER + len(self.rebuilt)] = self.rebuilt
         # the seat's own rows
         s[V.DEALT + p] = self.dealt[p]
         s[V.HANDS + HAND * p:V.HANDS + HAND * (p + 1)] = self.hands[p]

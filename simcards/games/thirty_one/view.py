@@ -5,11 +5,12 @@ seat. It reads it only through the accessors below, which expose what a seat
 may know by the rules (docs/rules/thirty-one.md, "What a strategy sees"): its
 own three cards, its first hand of the game and its legal moves; and what the
 whole table sees: the middle, everyone's keys and the bank, the discard pile in
-order, the stock's size, the proposal under way and the answers so far, what
-each seat did this round (the cards it took from the middle and still holds,
-the cards it put into it, its last move), proposals, refusals and declared
-combinations per seat, the dealer, the round and turn counters, the quiet-turn
-count, how past rounds ended, and the rule settings. Never another hand or the
+order, the stock's size (and, after a rebuild this round, its cards: they were
+the pile's), the proposal under way and the answers so far, what each seat did
+this round (the cards it took from the middle and still holds, the cards it put
+into it, its last move), proposals, refusals and declared combinations per seat,
+the dealer, the round and turn counters, the quiet-turn count, how past rounds
+ended, and the rule settings. Never another hand or the
 stock. The reference engine builds views with every hidden field zero, so a
 strategy that peeks elsewhere fails the twin test.
 
@@ -75,6 +76,12 @@ LEGAL_OTHER = LAYOUT.block("LEGAL_OTHER", MAX_PLAYERS, 1, visibility="seat")
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # the discard pile in order (bottom first; zeros past DISCARD_N): every card was seen face up
 DISCARD = LAYOUT.block("DISCARD", N_CARDS)
+# a stock rebuilt this round (rule 10) is made of the pile's cards, which everyone saw:
+# bit c of STOCK_KNOWN set while card c is in a stock rebuilt this round (0 when none was, or
+# it is drawn out); under rebuild=as_it_lies STOCK_KNOWN_ORDER is the pile as it was turned
+# over (bottom first, zeros past it; all zero otherwise): the stock is its first STOCK_N cards
+STOCK_KNOWN = LAYOUT.scalar("STOCK_KNOWN")
+STOCK_KNOWN_ORDER = LAYOUT.block("STOCK_KNOWN_ORDER", N_CARDS)
 STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stock[0:stock_n], top last
 # scratch: a shuffle's random numbers, drawn ahead of its swaps (fast._shuffle)
 DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
@@ -211,6 +218,20 @@ def discard_card(view, i):
 
 
 @njit(**_INLINE)
+def stock_known(view):
+    """Bit c set when card c is known to be in the stock: it was rebuilt from the discard
+    pile this round (rule 10) and c has not been drawn since; 0 when no rebuild this round."""
+    return view.s[STOCK_KNOWN]
+
+
+@njit(**_INLINE)
+def stock_known_card(view, i):
+    """Under rebuild=as_it_lies, card i of the pile as it was turned over into the stock this
+    round (0 the bottom): the stock is cards 0..stock_size - 1 of it, its top last."""
+    return view.s[STOCK_KNOWN_ORDER + i]
+
+
+@njit(**_INLINE)
 def proposer(view):
     """The seat whose proposal is being answered, -1 when none is."""
     return view.s[PROPOSER]
@@ -344,7 +365,7 @@ __all__ = ["View", "LAYOUT", "MEMORY", "memory", "remember", "ACCEPT", "REFUSE",
            "in_legal_set",
            "hand", "dealt_mask", "n_legal", "legal_move", "is_legal_move", "can_knock",
            "n_players", "middle", "keys", "bank", "stock_size", "discard_size", "discard_mask",
-           "discard_card", "proposer", "vote_of", "held_known", "given", "last_move",
+           "discard_card", "stock_known", "stock_known_card", "proposer", "vote_of", "held_known", "given", "last_move",
            "proposals", "refusals", "declared", "dealer", "current", "round_number",
            "round_turns", "turns", "quiet", "rounds_ended", "refreshes", "rebuilds", "turn_cap",
            "round_cap", "as_it_lies", "starting_keys", "starting_bank"]
