@@ -5,8 +5,9 @@ seat. It reads it only through the accessors below. They expose every fact the
 table knows (docs/rules/vzhukh.md, "What a strategy sees"): the stack, the
 discard pile (counts per kind), every seat's hand size, penalty (in total and
 per round), stacks taken (how many, and the last one: what the seat could not
-beat), jokers left at the ends of rounds, the stock size, the direction, the
-round, action and pass counters, the rule settings (deck, hand size, joker
+beat), what a take or a pass showed a seat does not hold (BARRED), jokers left
+at the ends of rounds, the stock size, the direction, the round, action and
+pass counters, the rule settings (deck, hand size, joker
 penalty, action cap) — and the seat's own hand, first hand, legal moves and
 memory. The reference engine builds views with every other field zeroed, so a
 strategy that peeks at another hand or the stock fails the twin test.
