@@ -53,11 +53,11 @@ from simcards.games.vzhukh.rules import (
     MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
     P_JOKER_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
-    ACTIONS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD, ENDING, HAND_N, HAND_SHIFT, HAND_SIZE,
-    HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
+    ACTIONS, BARRED, BARRED_JOKERS, BARRED_NUMBERS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD,
+    ENDING, HAND_N, HAND_SHIFT, HAND_SIZE, HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
     LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
-    TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, state_size)
+    TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, barred_after, state_size)
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
@@ -145,17 +145,26 @@ def new_state(n, params):
     s[HAND_SIZE] = params[P_HAND]
     s[CAP] = params[P_ACTION_CAP]
     s[JOKER_PENALTY] = params[P_JOKER_PENALTY]
+    for k in range(N_KINDS):
+        s[COUNTS + k] = params[P_COUNTS + k]
+    fill_tables(s)
+    return s
+
+
+@njit(**_CALL)
+def fill_tables(s):
+    """The engine's own tables, from the public N, DECK and COUNTS: NUMBERS, the sorted deck
+    and the next-seat table (new_state, and a search's re-deal, redeal.py)."""
+    n = s[N]
     s[NUMBERS] = N_NUMBERS
     pos = sorted_deck_at(s)
     for k in range(N_KINDS):
-        s[COUNTS + k] = params[P_COUNTS + k]
-        for _ in range(params[P_COUNTS + k]):
+        for _ in range(s[COUNTS + k]):
             s[pos] = k
             pos += 1
     for p in range(n):                      # rule 2: clockwise is increasing seats
         s[NEXT_SEAT + 2 * SEAT_ROW + p] = p + 1 if p + 1 < n else 0
         s[NEXT_SEAT + p] = p - 1 if p > 0 else n - 1
-    return s
 
 
 @njit(**_LEAF)
@@ -201,6 +210,8 @@ def start_round(s, rng):
         s[HAND_N + p] = 0
     for k in range(N_KINDS):
         s[DISCARD + k] = 0
+    for p in range(n):
+        s[BARRED + p] = 0
     s[STACK_KIND] = -1
     s[STACK_N] = 0
     _shuffle_stock(s, rng)
@@ -269,6 +280,7 @@ def _draw_up(s, p):
         s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += 1
     s[HAND_N + p] += want
     s[STOCK_N] = top
+    s[BARRED + p] = 0                                     # its hand changed: nothing known
     if top == 0:
         s[ENDING] = 1
 
@@ -290,6 +302,7 @@ def _forced(s, rng):
         s[PASSES] += 1
         s[ROUND_STEPS] += 1
         s[IN_ROW] += 1
+        s[BARRED + p] = barred_after(s[BARRED + p], BARRED_NUMBERS, MAX_STACK_SUM)
         if s[IN_ROW] >= s[N]:
             _end_round(s, rng)
         else:
@@ -309,7 +322,12 @@ def _forced(s, rng):
     s[TAKES] += 1
     s[CUR] = next_player(s, p)
     s[PHASE] = ATTACK_DECISION
+    # what the table learns (view.BARRED): no joker, no card of the rank, nothing worth more
+    barred = barred_after(s[BARRED + p], BARRED_JOKERS | (1 << sk), (sk + 1) * s[take + TAKE_COUNT])
+    held = s[HAND_N + p]
     _draw_up(s, p)
+    if s[HAND_N + p] == held:                             # drew nothing: the same hand
+        s[BARRED + p] = barred
 
 
 @njit(**_HOT, **_INTERNAL)

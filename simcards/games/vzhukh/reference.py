@@ -18,8 +18,8 @@ import numpy as np
 from simcards.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, ranks_py
 from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
-    ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, N_KINDS, N_NUMBERS,
-    ROUNDS, TRANSFER, VOILA, VZHUKH, deck_counts, describe_move, encode_move)
+    ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM,
+    N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH, deck_counts, describe_move, encode_move)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
@@ -52,6 +52,8 @@ class Game:
         self.round_penalty = [[0] * ROUNDS for _ in range(n_players)]
         self.takes_by = [0] * n_players
         self.last_take = [[0, 0, 0] for _ in range(n_players)]   # kind, count, action counter
+        # what the table knows each seat does not hold since its last action (view.BARRED)
+        self.barred = [0] * n_players
         self.jokers_left = [0] * n_players
         self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]  # each seat's strategy's
         self.actions = self.passes = self.takes = 0
@@ -105,6 +107,7 @@ class Game:
         self.stock = deck
         self.discard = [0] * N_KINDS
         self.hands = [[0] * N_KINDS for _ in range(self.n)]
+        self.barred = [0] * self.n
         self.stack_kind, self.stack_count = -1, 0
         first = self.round % self.n
         for _ in range(self.hand_size):
@@ -133,6 +136,7 @@ class Game:
         self.actions += 1
         self.round_steps += 1
         self.draw_up(p)
+        self.barred[p] = 0                    # p played cards and drew: nothing known any more
         if not self.stock:
             self.ending = True
 
@@ -190,6 +194,7 @@ class Game:
         self.round_steps += 1                                            # rule 14 counts passes
         self.passes_in_row += 1
         self.log.append(f"Seat {p} holds no number card and passes the attack.")
+        self.bar(p, [k for k in range(N_NUMBERS)], MAX_STACK_SUM)    # the table saw it
         if self.passes_in_row >= self.n:
             self.end_round("every player in turn passed")
             return
@@ -207,8 +212,24 @@ class Game:
         self.takes += 1
         self.takes_by[p] += 1
         self.current, self.phase = self.next_player(p), ATTACK_DECISION
+        held = self.hand_size_of(p)
+        barred = self.barred[p]
         self.finish_action(p)
         self.last_take[p] = taken + [self.actions]   # what the table saw p fail to beat
+        if self.hand_size_of(p) == held:             # it drew nothing: the hand it could not
+            self.barred[p] = barred                  # beat with is the one it holds
+            self.bar(p, [taken[0], *JOKERS], points)
+
+    def bar(self, p: int, kinds: list[int], bound: int) -> None:
+        """The table has seen that p holds none of ``kinds`` and no number kind k more than
+        bound // (k + 1) times (view.BARRED: kinds as bits, the bound above them; combined
+        with what was known since p's last action)."""
+        mask = sum(1 << k for k in kinds)
+        old = self.barred[p]
+        if old:
+            mask |= old & layout.BARRED_KINDS
+            bound = min(bound, old >> layout.BARRED_SHIFT)
+        self.barred[p] = mask | (bound << layout.BARRED_SHIFT)
 
     # ------------------------------------------------------------ legal moves
     def legal_moves(self) -> list[int]:
@@ -275,6 +296,7 @@ class Game:
             s[L.TAKES_BY + q] = self.takes_by[q]
             s[L.JOKERS_LEFT + q] = self.jokers_left[q]
             s[L.LAST_TAKE + 3 * q:L.LAST_TAKE + 3 * (q + 1)] = self.last_take[q]
+            s[L.BARRED + q] = self.barred[q]
         s[L.HANDS + L.HAND_STRIDE * p:L.HANDS + L.HAND_STRIDE * p + N_KINDS] = self.hands[p]
         s[L.DEALT + p] = self.dealt[p]
         legal = self.legal_moves()

@@ -5,8 +5,9 @@ seat. It reads it only through the accessors below. They expose every fact the
 table knows (docs/rules/vzhukh.md, "What a strategy sees"): the stack, the
 discard pile (counts per kind), every seat's hand size, penalty (in total and
 per round), stacks taken (how many, and the last one: what the seat could not
-beat), jokers left at the ends of rounds, the stock size, the direction, the
-round, action and pass counters, the rule settings (deck, hand size, joker
+beat), what a take or a pass showed a seat does not hold (BARRED), jokers left
+at the ends of rounds, the stock size, the direction, the round, action and
+pass counters, the rule settings (deck, hand size, joker
 penalty, action cap) — and the seat's own hand, first hand, legal moves and
 memory. The reference engine builds views with every other field zeroed, so a
 strategy that peeks at another hand or the stock fails the twin test.
@@ -22,7 +23,8 @@ from numba import njit
 
 from simcards.config import NJIT_OPTIONS
 from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
-from simcards.games.vzhukh.rules import MAX_COUNT, MAX_PLAYERS, N_KINDS, N_MOVES, ROUNDS
+from simcards.games.vzhukh.rules import (MAX_COUNT, MAX_PLAYERS, MAX_STACK_SUM, N_KINDS, N_MOVES,
+                                         N_NUMBERS, ROUNDS)
 from simcards.layout import Layout
 
 #: a hand's row is N_KINDS counts padded to a power of two, so that hand(p) is a shift
@@ -58,6 +60,28 @@ JOKERS_LEFT = LAYOUT.block("JOKERS_LEFT", MAX_PLAYERS)  # jokers left in p's han
 #: card of its rank, no rank worth more, in the hand it still holds (it draws nothing).
 LAST_TAKE = LAYOUT.block("LAST_TAKE", MAX_PLAYERS, 3)
 TAKE_KIND, TAKE_COUNT, TAKE_ACTION = 0, 1, 2           # columns of a LAST_TAKE row
+#: what the table knows seat p does not hold, from what it was seen unable to do since its
+#: last action (its hand has not changed since: cards leave and join a hand only by its own
+#: actions and their draws). Bits 0..12: kinds p holds none of; bits BARRED_SHIFT up: a
+#: bound B, every number kind k not barred held at most B // (k + 1) times. 0: nothing known.
+#: Set by a take (rule 10: no joker, no card of the stack's rank, no rank worth more than the
+#: stack, B = its sum) that drew no card, and by a pass (rule 3: no number card); two such
+#: events without an action between them combine (kinds or'ed, the lower bound); cleared by
+#: p's every action and at every deal.
+BARRED = LAYOUT.block("BARRED", MAX_PLAYERS)
+BARRED_SHIFT = 16
+BARRED_KINDS = (1 << N_KINDS) - 1
+BARRED_NUMBERS = (1 << N_NUMBERS) - 1                 # a pass: no number card
+BARRED_JOKERS = BARRED_KINDS ^ BARRED_NUMBERS          # a take: no joker (and more)
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def barred_after(old, kinds, bound):
+    """The BARRED word of a seat that has just been seen unable to hold ``kinds`` and any
+    number kind k more than ``bound // (k + 1)`` times, when its word was ``old``."""
+    if old == 0:
+        return kinds | (bound << BARRED_SHIFT)
+    return (old & BARRED_KINDS) | kinds | (min(old >> BARRED_SHIFT, bound) << BARRED_SHIFT)
 # ---- one seat's own (seat-private rows)
 DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # kinds in p's first hand
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
@@ -234,6 +258,20 @@ def last_take_count(view, p):
 def last_take_action(view, p):
     """The game's action counter (``actions``) right after seat p's last take."""
     return view.s[LAST_TAKE + 3 * p + TAKE_ACTION]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def barred_kinds(view, p):
+    """Kinds seat p is known to hold none of (bit k), from a take or a pass since its last
+    action (see BARRED); 0 when nothing is known."""
+    return view.s[BARRED + p] & BARRED_KINDS
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def beat_bound(view, p):
+    """When barred_kinds(view, p) is not 0: seat p holds at most beat_bound // (k + 1) cards
+    of each number kind k it is not barred from (it could not beat a stack of that sum)."""
+    return view.s[BARRED + p] >> BARRED_SHIFT
 
 
 @njit(inline="always", **NJIT_OPTIONS)
