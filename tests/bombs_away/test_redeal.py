@@ -124,6 +124,10 @@ def test_redeal_keeps_what_the_seat_knows_and_deals_the_hidden_cards(label):
             hand = _hand(w, q)
             assert w[V.A_HELD + q] == sum(1 << k for k in range(K) if hand[k] > 0)
             assert hand.sum() == w[V.A_HAND_N + q]
+            for state in (s, w):    # KNOWN_KINDS covers every seat's nonzero count of q's cards
+                kinds = [k for o in range(n) for k in range(K)
+                         if state[V.A_KNOWN + o * V.KNOWN_ROW + q * K + k] > 0]
+                assert all((state[V.A_KNOWN_KINDS + q] >> k) & 1 for k in kinds)
         # every inference holds in the true state (sound) and in the redealt one
         active_true += _inferences_hold(s, seat)
         active_redealt += _inferences_hold(w, seat)

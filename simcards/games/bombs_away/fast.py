@@ -60,7 +60,7 @@ from simcards.games.bombs_away.rules import (
     P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
-    A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_OUT, A_OUT_TURN,
+    A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
     A_PILE, A_VOID, KNOWN_ROW,
     A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
@@ -170,10 +170,24 @@ def _give(s, q, k):
     s[A_HANDS + q * K + k] = left
     s[A_HAND_N + q] -= 1
     s[A_HELD + q] &= ~(np.int64(left == 0) << k)
-    i = A_KNOWN + q * K + k                 # every seat's count of q's kind-k cards: one less
+    if (s[A_KNOWN_KINDS + q] >> k) & 1:
+        _unknow(s, q, k)
+
+
+@njit(**_CALL, **_INTERNAL)
+def _unknow(s, q, k):
+    """A card of kind k left q's hand: every seat's count of q's kind-k cards, one less."""
+    i = A_KNOWN + q * K + k
     for _ in range(s[S_N]):
         s[i] -= np.int64(s[i] > 0)
         i += KNOWN_ROW
+
+
+@njit(**_LEAF)
+def _know(s, o, q, k):
+    """Seat o learns that q holds a card of kind k."""
+    s[A_KNOWN + o * KNOWN_ROW + q * K + k] += 1
+    s[A_KNOWN_KINDS + q] |= np.int64(1) << k
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -194,6 +208,7 @@ def _clear_knowledge(s, q):
         i = A_KNOWN + o * KNOWN_ROW + q * K
         for k in range(K):
             s[i + k] = 0
+    s[A_KNOWN_KINDS + q] = 0
     s[A_VOID + q] = 0
     s[A_FREE + q] = 0
 
@@ -532,7 +547,7 @@ def _five(s, rng, p, q):
         return
     _move_card(s, q, p, k)
     _forget(s, q, p, q)
-    s[A_KNOWN + q * KNOWN_ROW + p * K + k] += 1     # q knows which card p took
+    _know(s, q, p, k)                               # q knows which card p took
     _tens(s, p)
     _draw(s, rng, q)
     _tens(s, q)
@@ -552,9 +567,9 @@ def _nine(s, rng, p, q):
     if kp >= 0:
         _forget(s, p, p, q)
     if kq >= 0:                                     # each knows the card it lost to the other
-        s[A_KNOWN + q * KNOWN_ROW + p * K + kq] += 1
+        _know(s, q, p, kq)
     if kp >= 0:
-        s[A_KNOWN + p * KNOWN_ROW + q * K + kp] += 1
+        _know(s, p, q, kp)
     _tens(s, p)
     _tens(s, q)
 

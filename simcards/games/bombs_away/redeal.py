@@ -9,8 +9,10 @@ filled from fields it may read only (the layout's visibilities, view.py):
   (``PILE_COUNTS``): the pile keeps its counts through rule 5's refill and a 7's five cards, so
   the unseen set follows every reshuffle; they go to the other hands, each exactly its public
   ``HAND_N`` cards, and the rest, ``STOCK_N`` of them, is the stock in a random order;
-- derived engine fields are rebuilt as the engine keeps them: every hand's kind mask (``HELD``)
-  and the engine's phase from the public question (``KIND``, ``ASKING``, the duel under way);
+- derived engine fields are rebuilt as the engine keeps them: every hand's kind mask (``HELD``),
+  the kinds counted in ``KNOWN`` per hand (``KNOWN_KINDS``, from the seat's own row: the other
+  rows are zero here) and the engine's phase from the public question (``KIND``, ``ASKING``,
+  the duel under way);
 - what no public fact determines and the engine never reads before writing it is zero: other
   seats' starting hands (``DEALT``: a result column only), memory and ``KNOWN`` rows, and the
   shuffle scratch.
@@ -50,7 +52,7 @@ from simcards.games.bombs_away.fast import (
 from simcards.games.bombs_away.rules import (
     ANSWER, EIGHT, EXTRA, FIVE, JOKER, KIND_COUNTS, MAX_PLAYERS, NAME, NINE, PLAY, TARGET)
 from simcards.games.bombs_away.view import (
-    A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_PILE_COUNTS, A_SCRATCH, A_STOCK,
+    A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_SCRATCH, A_STOCK,
     A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_N)
 from simcards.rng import rand_below
 
@@ -194,6 +196,11 @@ def redeal(s, seat, w, rng):
     for k in range(K):
         held |= np.int64(s[A_HANDS + seat * K + k] > 0) << k
     w[A_HELD + seat] = held
+    for q in range(MAX_PLAYERS):    # the kinds some seat counts in KNOWN: here the seat alone
+        kinds = 0
+        for k in range(K):
+            kinds |= np.int64(s[A_KNOWN + seat * KNOWN_ROW + q * K + k] > 0) << k
+        w[A_KNOWN_KINDS + q] = kinds
     w[S_PHASE] = phase_of(s)
     w[A_SCRATCH:A_SCRATCH + ROOM] = 0
     w[A_STOCK:A_STOCK + ROOM] = 0

@@ -60,6 +60,19 @@ A_ANSWERS = LAYOUT.block("ANSWERS", MAX_PLAYERS, N_DECISIONS)  # p's last answer
 A_PILE = LAYOUT.block("PILE", ROOM)                    # the card's kind
 A_EFF = LAYOUT.block("EFF", ROOM)                      # what it counts as (a joker its name, a 6 a copy)
 A_PILE_COUNTS = LAYOUT.block("PILE_COUNTS", K)         # pile cards of each kind
+# ---- per seat, private
+A_DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # bit mask of the starting hand's kinds
+A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS + p * K + kind]
+MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
+# ---- hidden, the fast engine's own: the kinds each hand holds (bit k: kind k; kept up to date
+# with HANDS, so that the legal cards are one read), and scratch space (a shuffle's random
+# indices); start_game resets neither SCRATCH nor STOCK, so they stay the last two
+A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
+# the kinds of q's cards some seat may count in KNOWN (bit k), so that a card leaving a hand
+# looks at KNOWN only when someone may know of it (kept by fast.py; set on every count's +1,
+# cleared with q's counts)
+A_KNOWN_KINDS = LAYOUT.block("KNOWN_KINDS", MAX_PLAYERS, 1, visibility="hidden")
+# ---- what the table and each seat saw of the hands (issue 14: the inferences of redeal.py)
 # ---- per seat, public: what the table saw p's hand lack (rule 13). When p's first card under an
 # 8's name was neither the rank named nor the joker, p held neither: VOID[p] is that kinds' bit
 # mask (with the mask of an earlier such turn when p has gained no card since), FREE[p] the cards p
@@ -68,8 +81,6 @@ A_PILE_COUNTS = LAYOUT.block("PILE_COUNTS", K)         # pile cards of each kind
 A_VOID = LAYOUT.block("VOID", MAX_PLAYERS)
 A_FREE = LAYOUT.block("FREE", MAX_PLAYERS)
 # ---- per seat, private
-A_DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # bit mask of the starting hand's kinds
-A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS + p * K + kind]
 # what seat o knows seat q holds at least, from the cards o itself moved by a 5 or a 9 (rules 10,
 # 14): s[A_KNOWN + o * KNOWN_ROW + q * K + kind]. +1 when o gave q a card (o's 9) or q took one
 # from o (q's 5 or 9); every card of a kind that leaves q's hand (played, answered, taken, a 10
@@ -77,11 +88,6 @@ A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS 
 # by a third seat takes one off every count of q's the other seats keep; a 4 and going out clear q.
 KNOWN_ROW = MAX_PLAYERS * K
 A_KNOWN = LAYOUT.block("KNOWN", MAX_PLAYERS, KNOWN_ROW, visibility="seat")
-MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
-# ---- hidden, the fast engine's own: the kinds each hand holds (bit k: kind k; kept up to date
-# with HANDS, so that the legal cards are one read), and scratch space (a shuffle's random
-# indices); start_game resets neither SCRATCH nor STOCK, so they stay the last two
-A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
 A_SCRATCH = LAYOUT.block("SCRATCH", ROOM, 1, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
