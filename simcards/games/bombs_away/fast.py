@@ -60,7 +60,8 @@ from simcards.games.bombs_away.rules import (
     P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
-    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_HELD, A_OUT, A_OUT_TURN, A_PILE,
+    A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
+    A_PILE, A_VOID, KNOWN_ROW,
     A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
@@ -155,10 +156,11 @@ def _refill(s, rng):
 
 @njit(**_LEAF)
 def _take(s, q, k):
-    """A card of kind k into q's hand."""
+    """A card of kind k into q's hand (one more card the table's VOID inference leaves free)."""
     s[A_HANDS + q * K + k] += 1
     s[A_HAND_N + q] += 1
     s[A_HELD + q] |= np.int64(1) << k
+    s[A_FREE + q] += np.int64(s[A_VOID + q] != 0)
 
 
 @njit(**_LEAF)
@@ -168,6 +170,47 @@ def _give(s, q, k):
     s[A_HANDS + q * K + k] = left
     s[A_HAND_N + q] -= 1
     s[A_HELD + q] &= ~(np.int64(left == 0) << k)
+    if (s[A_KNOWN_KINDS + q] >> k) & 1:
+        _unknow(s, q, k)
+
+
+@njit(**_CALL, **_INTERNAL)
+def _unknow(s, q, k):
+    """A card of kind k left q's hand: every seat's count of q's kind-k cards, one less."""
+    i = A_KNOWN + q * K + k
+    for _ in range(s[S_N]):
+        s[i] -= np.int64(s[i] > 0)
+        i += KNOWN_ROW
+
+
+@njit(**_LEAF)
+def _know(s, o, q, k):
+    """Seat o learns that q holds a card of kind k."""
+    s[A_KNOWN + o * KNOWN_ROW + q * K + k] += 1
+    s[A_KNOWN_KINDS + q] |= np.int64(1) << k
+
+
+@njit(**_CALL, **_INTERNAL)
+def _forget(s, q, keep1, keep2):
+    """Rules 10, 14: a card taken at random from q: every seat but ``keep1`` and ``keep2`` (who
+    know which card it was) knows one card less of each kind in q's hand."""
+    for o in range(s[S_N]):
+        if o != keep1 and o != keep2:
+            i = A_KNOWN + o * KNOWN_ROW + q * K
+            for k in range(K):
+                s[i + k] -= np.int64(s[i + k] > 0)
+
+
+@njit(**_CALL, **_INTERNAL)
+def _clear_knowledge(s, q):
+    """q's hand is gone (a 4, going out): nothing is known of it any more."""
+    for o in range(s[S_N]):
+        i = A_KNOWN + o * KNOWN_ROW + q * K
+        for k in range(K):
+            s[i + k] = 0
+    s[A_KNOWN_KINDS + q] = 0
+    s[A_VOID + q] = 0
+    s[A_FREE + q] = 0
 
 
 @njit(**_LEAF)
@@ -346,6 +389,17 @@ def _legal_opponents(s, p):
     _allow(s, mask)
 
 
+@njit(**_CALL, **_INTERNAL)
+def _void(s, p, must):
+    """Rule 13: p's first card under an 8's name was neither that rank nor the joker, so p
+    held neither (an earlier such mask stays when p has gained no card since)."""
+    mask = (np.int64(1) << must) | (np.int64(1) << JOKER)
+    if s[A_FREE + p] == 0:
+        mask |= s[A_VOID + p]
+    s[A_VOID + p] = mask
+    s[A_FREE + p] = 0
+
+
 @njit(**_LEAF)
 def _single(s):
     """The only allowed answer (when s[S_N_LEGAL] == 1)."""
@@ -363,6 +417,7 @@ def _eliminate(s, c):
     hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, K)
     s[A_HAND_N + c] = 0
     s[A_HELD + c] = 0
+    _clear_knowledge(s, c)
     if s[S_ALIVE_N] == 1:
         s[S_OVER] = 1
 
@@ -458,6 +513,7 @@ def _four(s, rng, p):
         s[h + k] = 0
     s[A_HAND_N + p] = 0
     s[A_HELD + p] = 0
+    _clear_knowledge(s, p)
     s[S_STOCK_N] = pos
     _shuffle_stock(s, rng)
     for _ in range(s[S_HAND_SIZE]):
@@ -490,6 +546,8 @@ def _five(s, rng, p, q):
     if k < 0:
         return
     _move_card(s, q, p, k)
+    _forget(s, q, p, q)
+    _know(s, q, p, k)                               # q knows which card p took
     _tens(s, p)
     _draw(s, rng, q)
     _tens(s, q)
@@ -504,6 +562,14 @@ def _nine(s, rng, p, q):
         _move_card(s, q, p, kq)
     if kp >= 0:
         _move_card(s, p, q, kp)
+    if kq >= 0:
+        _forget(s, q, p, q)
+    if kp >= 0:
+        _forget(s, p, p, q)
+    if kq >= 0:                                     # each knows the card it lost to the other
+        _know(s, q, p, kq)
+    if kp >= 0:
+        _know(s, p, q, kp)
     _tens(s, p)
     _tens(s, q)
 
@@ -568,6 +634,8 @@ def _resolve(s, rng, move):
             if ph == PH_PLAY:                       # rule 13 binds the turn's first card only
                 must = s[S_MUST]
                 s[S_MUST] = -1
+                if must >= 0 and move != must and move != JOKER:
+                    _void(s, p, must)
             if move < 0:
                 s[S_PHASE] = PH_END_TURN            # rule 3: a pass (or nothing after an ace)
                 return

@@ -33,7 +33,7 @@ from simcards.games.bombs_away.rules import (
     N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE, describe_move)
 from simcards.games.bombs_away.view import (
-    A_ANSWERS, A_DEALT, A_EFF, A_HAND_N, A_HANDS, A_OUT, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
+    A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_KNOWN, A_OUT, A_VOID, KNOWN_ROW, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
     A_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER,
     S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
     S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
@@ -79,6 +79,12 @@ class Game:
         self.question: Question | None = None
         # what the table saw: each seat's last answer to each kind of question (-1: none, a pass)
         self.answers = [[-1] * N_DECISIONS for _ in range(n_players)]
+        # what the table saw a hand lack (rule 13): void[p] the kinds' bit mask, free[p] the
+        # cards p gained since (p holds at most free[p] cards of those kinds); 0, 0: nothing
+        self.void = [0] * n_players
+        self.free = [0] * n_players
+        # known[o][q][k]: cards of kind k seat o knows seat q holds (o moved them by a 5 or a 9)
+        self.known = [[[0] * N_KINDS for _ in range(n_players)] for _ in range(n_players)]
         # each seat's strategy memory (simcards.engine): copied into and out of its views
         self.memory = [[0] * MEMORY_SLOTS for _ in range(n_players)]
         self.log: list[str] = []
@@ -144,8 +150,33 @@ class Game:
                             f"into a new stock of {len(self.stock)}.")
         if not self.stock:
             return False
-        self.hands[p][self.stock.pop()] += 1
+        self.gain(p, self.stock.pop())
         return True
+
+    def gain(self, p: int, kind: int) -> None:
+        """A card into p's hand: one more card the table's void inference leaves free."""
+        self.hands[p][kind] += 1
+        if self.void[p]:
+            self.free[p] += 1
+
+    def lose(self, p: int, kind: int) -> None:
+        """A card out of p's hand: every seat knows one card of that kind less in it."""
+        self.hands[p][kind] -= 1
+        for o in range(self.n):
+            self.known[o][p][kind] = max(0, self.known[o][p][kind] - 1)
+
+    def forget(self, q: int, keep: tuple[int, int]) -> None:
+        """A card taken at random from q: seats not in ``keep`` (who saw which card it was)
+        know one card less of each kind in q's hand."""
+        for o in range(self.n):
+            if o not in keep:
+                self.known[o][q] = [max(0, c - 1) for c in self.known[o][q]]
+
+    def clear_knowledge(self, q: int) -> None:
+        """q's hand is gone (a 4, going out): nothing is known of it any more."""
+        for o in range(self.n):
+            self.known[o][q] = [0] * N_KINDS
+        self.void[q] = self.free[q] = 0
 
     def draw_up(self, p: int) -> None:
         """Rule 3: draw back up to a full hand."""
@@ -160,9 +191,9 @@ class Game:
         tries = len(self.stock)
         swapped = 0
         while self.hands[p][TEN] > 1 and tries > 0:
-            self.hands[p][TEN] -= 1
+            self.lose(p, TEN)
             self.stock.insert(0, TEN)
-            self.hands[p][self.stock.pop()] += 1
+            self.gain(p, self.stock.pop())
             tries -= 1
             swapped += 1
         self.log.append(f"  Tens rule: seat {p} swaps a 10 for the top card of the stock "
@@ -222,6 +253,11 @@ class Game:
         must = self.must
         card = yield from self.ask(PLAY, p, self.legal_cards(p, must), -1)
         self.must = -1                         # rule 13: the name binds the first card only
+        if must >= 0 and card not in (must, JOKER):
+            # p held neither the rank named nor the joker (kept with an earlier such mask
+            # when p has gained no card since)
+            self.void[p] = (1 << must) | (1 << JOKER) | (self.void[p] if self.free[p] == 0 else 0)
+            self.free[p] = 0
         if card is None:
             self.log.append(f"Turn {self.turns}: seat {p} has no card to play and passes.")
         else:
@@ -233,7 +269,7 @@ class Game:
 
     def play_card(self, p: int, card: int, must: int):
         """The card goes onto the pile first; rule 11: a 6 counts as the card it is played on."""
-        self.hands[p][card] -= 1
+        self.lose(p, card)
         if card == JOKER:                                   # rule 15
             self.pile.append([JOKER, JOKER])
             named = yield from self.ask(NAME, p, [must] if must >= 0 else NAMEABLE, JOKER)
@@ -295,6 +331,7 @@ class Game:
         """Rule 9: the hand (kinds ascending) goes onto the stock, which is shuffled; draw a full hand."""
         cards = [kind for kind in range(N_KINDS) for _ in range(self.hands[p][kind])]
         self.hands[p] = [0] * N_KINDS
+        self.clear_knowledge(p)
         self.stock += cards
         self.rng.shuffle(self.stock)
         for _ in range(self.hand_size):
@@ -309,8 +346,10 @@ class Game:
         card = self.random_card(q)
         if card < 0:
             return
-        self.hands[q][card] -= 1
-        self.hands[p][card] += 1
+        self.lose(q, card)
+        self.gain(p, card)
+        self.forget(q, (p, q))
+        self.known[q][p][card] += 1            # q knows which card p took
         self.log.append(f"  Seat {p} takes a card from seat {q}.")
         self.tens_rule(p)
         self.draw(q)
@@ -336,11 +375,19 @@ class Game:
         from_q = self.random_card(q)
         from_p = self.random_card(p)
         if from_q >= 0:
-            self.hands[q][from_q] -= 1
-            self.hands[p][from_q] += 1
+            self.lose(q, from_q)
+            self.gain(p, from_q)
         if from_p >= 0:
-            self.hands[p][from_p] -= 1
-            self.hands[q][from_p] += 1
+            self.lose(p, from_p)
+            self.gain(q, from_p)
+        if from_q >= 0:
+            self.forget(q, (p, q))
+        if from_p >= 0:
+            self.forget(p, (p, q))
+        if from_q >= 0:                        # each knows the card it lost to the other
+            self.known[q][p][from_q] += 1
+        if from_p >= 0:
+            self.known[p][q][from_p] += 1
         self.log.append(f"  Seats {p} and {q} each take a card from the other.")
         self.tens_rule(p)
         self.tens_rule(q)
@@ -363,7 +410,7 @@ class Game:
             value = 0
             self.log.append(f"  Seat {b} has no card to answer with.")
         else:
-            self.hands[b][answer] -= 1
+            self.lose(b, answer)
             if answer == JOKER:
                 self.pile.append([JOKER, JOKER])
                 named = yield from self.ask(NAME, b, NAMEABLE, JOKER)
@@ -400,6 +447,7 @@ class Game:
         self.out_turn[c] = self.turns
         self.outs += 1
         hand_to_bottom_py(self.stock, self.hands[c])
+        self.clear_knowledge(c)
         self.log.append(f"  Seat {c} is out.")
 
     def end_turn(self, p: int) -> None:
@@ -474,6 +522,10 @@ class Game:
             s[A_PILE:A_PILE + len(kinds)] = kinds
             s[A_EFF:A_EFF + len(kinds)] = [counts_as for _, counts_as in self.pile]
             s[A_PILE_COUNTS:A_PILE_COUNTS + N_KINDS] = np.bincount(kinds, minlength=N_KINDS)
+        s[A_VOID:A_VOID + n] = self.void
+        s[A_FREE:A_FREE + n] = self.free
+        row = A_KNOWN + seat * KNOWN_ROW
+        s[row:row + n * N_KINDS] = [c for q in range(n) for c in self.known[seat][q]]
         s[A_DEALT + seat] = self.dealt[seat]
         s[A_HANDS + seat * N_KINDS:A_HANDS + (seat + 1) * N_KINDS] = self.hands[seat]
         load_memory(s, MEMORY, seat, self.memory[seat])

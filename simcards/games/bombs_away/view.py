@@ -68,6 +68,26 @@ MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # with HANDS, so that the legal cards are one read), and scratch space (a shuffle's random
 # indices); start_game resets neither SCRATCH nor STOCK, so they stay the last two
 A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
+# the kinds of q's cards some seat may count in KNOWN (bit k), so that a card leaving a hand
+# looks at KNOWN only when someone may know of it (kept by fast.py; set on every count's +1,
+# cleared with q's counts)
+A_KNOWN_KINDS = LAYOUT.block("KNOWN_KINDS", MAX_PLAYERS, 1, visibility="hidden")
+# ---- what the table and each seat saw of the hands (issue 14: the inferences of redeal.py)
+# ---- per seat, public: what the table saw p's hand lack (rule 13). When p's first card under an
+# 8's name was neither the rank named nor the joker, p held neither: VOID[p] is that kinds' bit
+# mask (with the mask of an earlier such turn when p has gained no card since), FREE[p] the cards p
+# has gained since (drawn, taken, swapped by the tens rule). p then holds at most FREE[p] cards of
+# the VOID[p] kinds. Both 0 when nothing is known; cleared by a 4 and when p goes out.
+A_VOID = LAYOUT.block("VOID", MAX_PLAYERS)
+A_FREE = LAYOUT.block("FREE", MAX_PLAYERS)
+# ---- per seat, private
+# what seat o knows seat q holds at least, from the cards o itself moved by a 5 or a 9 (rules 10,
+# 14): s[A_KNOWN + o * KNOWN_ROW + q * K + kind]. +1 when o gave q a card (o's 9) or q took one
+# from o (q's 5 or 9); every card of a kind that leaves q's hand (played, answered, taken, a 10
+# swapped by the tens rule) takes one off every seat's count of it; a card taken at random from q
+# by a third seat takes one off every count of q's the other seats keep; a 4 and going out clear q.
+KNOWN_ROW = MAX_PLAYERS * K
+A_KNOWN = LAYOUT.block("KNOWN", MAX_PLAYERS, KNOWN_ROW, visibility="seat")
 A_SCRATCH = LAYOUT.block("SCRATCH", ROOM, 1, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
@@ -216,6 +236,26 @@ def last_answer(view, p, kind):
     """What seat p answered the last time it was asked question ``kind`` (a card, a rank or a
     seat; also when that answer was the only one possible); -1 if never, or for a pass."""
     return view.s[A_ANSWERS + p * N_DECISIONS + kind]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def void_mask(view, p):
+    """Kinds seat p was seen to hold none of (an 8's name it did not follow), as a bit mask; p
+    holds at most ``void_free(view, p)`` cards of these kinds (what it gained since). 0: none."""
+    return view.s[A_VOID + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def void_free(view, p):
+    """Cards seat p gained since ``void_mask(view, p)`` was set."""
+    return view.s[A_FREE + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def known(view, q, kind):
+    """Cards of ``kind`` the player knows seat q holds: cards it gave q or q took from it by a 5
+    or a 9, less those q may have lost since."""
+    return view.s[A_KNOWN + view.seat * KNOWN_ROW + q * K + kind]
 
 
 @njit(inline="always", **NJIT_OPTIONS)
