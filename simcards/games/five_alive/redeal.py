@@ -58,40 +58,6 @@ def unseen_counts(s, seat, out):
 
 
 @njit(**NJIT_OPTIONS)
-def _deal_constrained(s, seat, w, m, rng):
-    """Give every other seat with a ``LACKS`` mask its hand from the shuffled unseen cards
-    ``w[STOCK:STOCK + m]``: scanning from the top, each card it may hold is moved to the top
-    and dealt. Returns how many cards are left (at the bottom); they are shuffled again when
-    any seat was dealt here, so that the other seats' draw from them stays uniform."""
-    top = m
-    dealt = False
-    for q in range(s[N]):
-        lacks = s[LACKS + q]
-        if q == seat or lacks == 0:
-            continue
-        dealt = True
-        c = s[HAND_N + q]
-        w[HAND_N + q] = 0
-        i = top - 1
-        while c > 0 and i >= 0:
-            k = w[STOCK + i]
-            if (lacks >> k) & 1 == 0:
-                w[STOCK + i] = w[STOCK + top - 1]
-                w[STOCK + top - 1] = k
-                top -= 1
-                _give(w, q, k)
-                c -= 1
-            i -= 1
-        while c > 0 and top > 0:        # not enough cards it may hold: what is left
-            top -= 1
-            _give(w, q, w[STOCK + top])
-            c -= 1
-    if dealt:
-        _shuffle(w, STOCK, top, rng)
-    return top
-
-
-@njit(**NJIT_OPTIONS)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with ``seat``'s view of ``s``.
 
