@@ -62,5 +62,8 @@ def test_skill_key(tmp_path):
     assert skill_deals(auto, "expert") == auto.games
     assert skill_strategy(_exp(tmp_path, "skill = false")) is None
     assert skill_strategy(_exp(tmp_path, 'skill = "keep_zero"')) == "keep_zero"
-    with pytest.raises(SimcardsError, match="key 'skill': bad value 'nope'"):
+    with pytest.raises(SimcardsError, match="key 'skill': unknown strategy 'nope'"):
         _exp(tmp_path, 'skill = "nope"')
+    with pytest.raises(SimcardsError, match="key 'skill': bad value 3"):
+        _exp(tmp_path, 'skill = 3')
+    assert skill_strategy(_exp(tmp_path, 'skill = "search:budget=50"')) == "search:budget=50"
