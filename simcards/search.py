@@ -72,3 +72,15 @@ def paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin):
     if mean > margin * se:
         return best
     return jdef
+
+
+@njit(**NJIT_OPTIONS)
+def win_share(seat_out, n, seat):
+    """``seat``'s share of the win from a game's result rows (column 0: 1 for a winner):
+    1 / the number of winners if it is one of them (ties shared), else 0."""
+    if seat_out[seat, 0] == 0:
+        return 0.0
+    winners = 0
+    for p in range(n):
+        winners += seat_out[p, 0]
+    return 1.0 / winners

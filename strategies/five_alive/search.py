@@ -38,7 +38,7 @@ from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS
                                             View)
 from simcards.params import slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout
+from simcards.search import accumulate, paired_choice, private_stream, seed_rollout, win_share
 from . import expert as _expert
 from .expert import decide as expert_decide
 from .high_first import decide as high_first_decide
@@ -173,12 +173,7 @@ def _win_share(x, seat, seat_out, game_out):
         return 0.0
     n = x[N]
     write_result(x, seat_out[:n], game_out)
-    if seat_out[seat, 0] == 0:
-        return 0.0
-    winners = 0
-    for p in range(n):
-        winners += seat_out[p, 0]
-    return 1.0 / winners
+    return win_share(seat_out, n, seat)
 
 
 # ------------------------------------------------------------------ the lives model (eval 1)

@@ -71,7 +71,7 @@ from simcards.games.thirty_one.rules import MAX_PLAYERS, TURN, VOTE
 from simcards.games.thirty_one.view import KEYS, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import default_row, slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout
+from simcards.search import accumulate, paired_choice, private_stream, seed_rollout, win_share
 
 from ._kit import V
 from . import suit_chaser as _suit_chaser
@@ -251,12 +251,7 @@ def _win_share(x, seat, seat_out, game_out):
         return 0.0
     n = x[N]
     write_result(x, seat_out[:n], game_out)
-    if seat_out[seat, 0] == 0:
-        return 0.0
-    winners = 0
-    for p in range(n):
-        winners += seat_out[p, 0]
-    return 1.0 / winners
+    return win_share(seat_out, n, seat)
 
 
 # ------------------------------------------------------------------ the keys model (eval 1)
