@@ -80,7 +80,7 @@ def deal_means(frame: pd.DataFrame, value: str, by: list[str],
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
-                  confidence: float = CONFIDENCE) -> pd.DataFrame:
+                  confidence: float = CONFIDENCE, share: bool = False) -> pd.DataFrame:
     """Mean over deals with its t interval, per group (the mean-of-deal-means formula).
 
     The deal is the unit: one number per deal (``per_deal``, indexed by the
@@ -90,15 +90,35 @@ def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
     the number of deals. This is the cluster-robust standard error of a mean,
     clustered by deal, without the small-sample factor. Columns: deals, mean,
     se, ci_low, ci_high (the t interval of statsmodels' DescrStatsW.tconfint_mean).
+
+    ``share``: the values are shares in [0, 1] (win shares). The interval is then clipped
+    to [0, 1], and where every deal scored the same bound (a strong player that won every
+    deal, or a weak one that won none) the t interval has no spread to measure and would
+    collapse to a point; it becomes the exact binomial interval of that many deals with
+    all or no successes (Clopper-Pearson, statsmodels' ``method="beta"``). That interval
+    holds for any [0, 1] values, not only 0/1 ones: a deal scores 1 with chance at most
+    its mean (Markov), so n deals all score 1 with chance at most mean**n, the same bound
+    the binomial gives (tests/core/test_intervals.py checks the coverage).
     """
     groups = per_deal.groupby(level=by, observed=True) if by else per_deal.groupby(lambda _: 0)
-    agg = groups.agg(["count", "mean", "std"]).rename(columns={"count": "deals"})
+    agg = groups.agg(["count", "mean", "std", "min", "max"]).rename(columns={"count": "deals"})
     agg["se"] = agg["std"].fillna(0.0) / np.sqrt(agg["deals"])
     df = np.maximum(agg["deals"].to_numpy() - 1, 1)
     half = stdtrit(df, 0.5 + confidence / 2) * agg["se"].to_numpy()
     agg["ci_low"] = agg["mean"] - half
     agg["ci_high"] = agg["mean"] + half
-    return agg.drop(columns="std")
+    if share:
+        agg["ci_low"] = agg["ci_low"].clip(lower=0.0)
+        agg["ci_high"] = agg["ci_high"].clip(upper=1.0)
+        at_bound = (agg["min"] == agg["max"]) & agg["min"].isin([0.0, 1.0])
+        if at_bound.any():
+            from statsmodels.stats.proportion import proportion_confint
+            n = agg.loc[at_bound, "deals"].to_numpy(float)
+            low, high = proportion_confint(agg.loc[at_bound, "min"].to_numpy() * n, n,
+                                           alpha=1 - confidence, method="beta")
+            agg.loc[at_bound, "ci_low"] = np.asarray(low, float)
+            agg.loc[at_bound, "ci_high"] = np.asarray(high, float)
+    return agg.drop(columns=["std", "min", "max"])
 
 
 def _rows(scope: str, keys, wins, games) -> pd.DataFrame:

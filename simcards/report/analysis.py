@@ -70,9 +70,8 @@ def length_columns(spec) -> list[str]:
 
 def _interval_rows(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
     """Win rates from per-deal scores: deals (as ``games``), wins, win_rate, interval, se."""
-    iv = mean_interval(per_deal, by).reset_index()
-    return iv.assign(games=iv["deals"], wins=iv["mean"] * iv["deals"], win_rate=iv["mean"],
-                     ci_low=iv["ci_low"].clip(lower=0), ci_high=iv["ci_high"].clip(upper=1))
+    iv = mean_interval(per_deal, by, share=True).reset_index()
+    return iv.assign(games=iv["deals"], wins=iv["mean"] * iv["deals"], win_rate=iv["mean"])
 
 
 def _cell_info(df: pd.DataFrame, exp: Experiment) -> pd.DataFrame:

@@ -4,7 +4,8 @@
   strategy (``skill`` in the experiment: ``"auto"`` takes ``search`` where the game has one,
   else the strongest mirror strategy), every other seat ``random``; every deal is played with
   the strong seat in each position (simcards.designs), so its win rate is net of seat, with a
-  t interval over deal means (the deal is the unit, as everywhere).
+  t interval over deal means (the deal is the unit, as everywhere; an exact binomial one
+  where it won every deal, simcards.stats.mean_interval).
 - **The share of outcome variance explained by the players**: over every seat of those games,
   the between-strategy sum of squares of the win share over its total sum of squares (the R²
   of the outcome on who plays the seat). 0: the deal decides everything; 1: who plays decides
@@ -115,10 +116,10 @@ def skill_table(games: pd.DataFrame | None, exp: Experiment, verdicts: list) -> 
     for n, part in games.groupby("players", sort=True):
         mine = part[part["strong"]]
         per_deal = mine.groupby("game")["win_share"].mean()
-        iv = mean_interval(per_deal).iloc[0]
+        iv = mean_interval(per_deal, share=True).iloc[0]
         row = {"players": int(n), "strongest": strong, "deals": int(iv["deals"]),
-               "win_rate": float(iv["mean"]), "ci_low": max(0.0, float(iv["ci_low"])),
-               "ci_high": min(1.0, float(iv["ci_high"])), "fair_share": 1.0 / n,
+               "win_rate": float(iv["mean"]), "ci_low": float(iv["ci_low"]),
+               "ci_high": float(iv["ci_high"]), "fair_share": 1.0 / n,
                "variance_share": variance_share(part["win_share"].to_numpy(), part["strong"].to_numpy())}
         for v in verdicts:
             if v.players == n:
