@@ -7,7 +7,7 @@ alone; their *paired* differences against a default move (the rollout strategy's
 have far less variance than their values. A noisy argmax over many moves picks a lucky one
 often, so a candidate replaces the default only when its mean lead, paired over the
 samples, exceeds ``margin`` standard errors (Five Alive probe: margin 1 beat margin 0 by
-two points at the same budget; experiments/search_five_alive.py).
+two points at the same budget; strategies/five_alive/search.py).
 
 The rollout loop itself stays in each game's search module: it calls that game's engine
 and strategies, and numba compiles a function taking other functions as arguments again

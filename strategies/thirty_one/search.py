@@ -36,7 +36,7 @@ standing proposal and acceptance of suit_chaser and of threshold_tuned came from
 the bounds (100%), 94.7% in a greedy/discard_reader/threshold/suit_chaser table
 (discard_reader proposes by risk, not by score).
 
-Measured 2026-12-01 (experiments/search_thirty_one.py, seed 2027; 4 players, search against
+Measured 2026-12-01 (``python experiments/search_strength.py thirty-one --seed 2027``; 4 players, search against
 three suit_chaser, every deal played with search in each of the four seats; win rate of the
 search seat with a 95% interval over deals, fair share 25%; CPU time per decision, turns and
 votes, on one core of a shared machine)::
