@@ -42,32 +42,60 @@ def seed_rollout(g0, grng, srng):
     srng[0] = g0 ^ STRATEGY_SALT
 
 
-@njit(**NJIT_OPTIONS)
-def accumulate(vals, jdef, sum_v, sum_d, sum_d2):
-    """Add one sample's values ``vals`` (one per candidate) to the running sums: values, and
-    differences against candidate ``jdef`` (the default) with their squares."""
-    vd = vals[jdef]
-    for j in range(vals.shape[0]):
-        d = vals[j] - vd
-        sum_v[j] += vals[j]
-        sum_d[j] += d
-        sum_d2[j] += d * d
+#: rows of a tally (``new_tally``): a sample's values, their sums, and the sums of the paired
+#: differences against the default and of their squares
+VALS, SUM_V, SUM_D, SUM_D2 = 0, 1, 2, 3
 
 
 @njit(**NJIT_OPTIONS)
-def paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin):
+def new_tally(nk):
+    """Zeroed running sums for ``nk`` candidates; a sample writes its values into row ``VALS``."""
+    return np.zeros((4, nk), np.float64)
+
+
+@njit(**NJIT_OPTIONS)
+def rollout_buffers(size):
+    """A rollout's scratch: the re-deal's, game's and strategies' generators (uint64[1] each),
+    the re-dealt state ``w`` and the state ``x`` a candidate is played on (``size`` int64s)."""
+    return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(1, np.uint64),
+            np.empty(size, np.int64), np.empty(size, np.int64))
+
+
+@njit(**NJIT_OPTIONS)
+def index_of(moves, move):
+    """The position of ``move`` in ``moves`` (0 if absent): where the default candidate sits."""
+    for j in range(moves.shape[0]):
+        if moves[j] == move:
+            return j
+    return 0
+
+
+@njit(**NJIT_OPTIONS)
+def accumulate(tally, jdef):
+    """Add the sample in row ``VALS`` (one value per candidate) to the running sums: values,
+    and differences against candidate ``jdef`` (the default) with their squares."""
+    vd = tally[VALS, jdef]
+    for j in range(tally.shape[1]):
+        d = tally[VALS, j] - vd
+        tally[SUM_V, j] += tally[VALS, j]
+        tally[SUM_D, j] += d
+        tally[SUM_D2, j] += d * d
+
+
+@njit(**NJIT_OPTIONS)
+def paired_choice(tally, samples, jdef, margin):
     """The candidate to play: the best mean if it leads the default ``jdef`` by more than
     ``margin`` standard errors of the paired difference, else ``jdef``."""
     best = jdef
-    for j in range(sum_v.shape[0]):
-        if sum_v[j] > sum_v[best]:
+    for j in range(tally.shape[1]):
+        if tally[SUM_V, j] > tally[SUM_V, best]:
             best = j
     if best == jdef:
         return jdef
-    mean = sum_d[best] / samples
+    mean = tally[SUM_D, best] / samples
     se = 0.0
     if samples > 1:
-        var = (sum_d2[best] - samples * mean * mean) / (samples - 1)
+        var = (tally[SUM_D2, best] - samples * mean * mean) / (samples - 1)
         se = np.sqrt(max(var, 0.0) / samples)
     if mean > margin * se:
         return best

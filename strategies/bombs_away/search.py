@@ -60,7 +60,8 @@ from simcards.games.bombs_away.view import (A_POINTS, S_DECIDER, S_KIND, S_LEGAL
 from simcards.engine import bit_count, nth_bit
 from simcards.params import slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout
+from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
+                             rollout_buffers, seed_rollout)
 from . import duelist, keeper, sniper
 from . import random as uniform
 
@@ -181,25 +182,16 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
     if nk <= 1 or ((kinds_mask >> kind) & 1) == 0:
         return default
     cands = np.empty(nk, np.int64)
-    jdef = 0
     for j in range(nk):
         cands[j] = nth_bit(legal, j)
-        if cands[j] == default:
-            jdef = j
+    jdef = index_of(cands, default)
     samples = max(np.int64(1), budget // nk)
     local = private_stream(rng)
-    drng = np.empty(1, np.uint64)
-    grng = np.empty(1, np.uint64)
-    srng = np.empty(1, np.uint64)
-    w = np.empty(s.shape[0], np.int64)
-    x = np.empty(s.shape[0], np.int64)
+    drng, grng, srng, w, x = rollout_buffers(s.shape[0])
     seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
     game_out = np.zeros(4, np.int64)
     stop = s[S_TURNS] + horizon if horizon > 0 else np.int64(1) << 62
-    vals = np.empty(nk, np.float64)
-    sum_v = np.zeros(nk, np.float64)
-    sum_d = np.zeros(nk, np.float64)
-    sum_d2 = np.zeros(nk, np.float64)
+    tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
         redeal(s, seat, w, drng)
@@ -208,9 +200,9 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every answer
             apply(x, grng, kind, cands[j])
-            vals[j] = _play_on(x, grng, srng, seat, rollout, stop, seat_out, game_out)
-        accumulate(vals, jdef, sum_v, sum_d, sum_d2)
-    return cands[paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin)]
+            tally[VALS, j] = _play_on(x, grng, srng, seat, rollout, stop, seat_out, game_out)
+        accumulate(tally, jdef)
+    return cands[paired_choice(tally, samples, jdef, margin)]
 
 
 @njit(**NJIT_OPTIONS)

@@ -58,7 +58,8 @@ from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS
                                             View)
 from simcards.params import slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout, win_share
+from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
+                             rollout_buffers, seed_rollout, win_share)
 from . import expert as _expert
 from .expert import decide as expert_decide
 from .high_first import decide as high_first_decide
@@ -129,19 +130,13 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
     if nk <= 1:
         return default
     kinds = np.empty(nk, np.int64)
-    jdef = 0
     for j in range(nk):
         kinds[j] = nth_bit(legal, j)
-        if kinds[j] == default:
-            jdef = j
+    jdef = index_of(kinds, default)
     samples = max(np.int64(1), budget // nk)
     # a private generator: one draw from the strategy stream seeds every deal and rollout
     local = private_stream(rng)
-    drng = np.empty(1, np.uint64)
-    grng = np.empty(1, np.uint64)
-    srng = np.empty(1, np.uint64)
-    w = np.empty(s.shape[0], np.int64)
-    x = np.empty(s.shape[0], np.int64)
+    drng, grng, srng, w, x = rollout_buffers(s.shape[0])
     seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
     game_out = np.zeros(4, np.int64)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
@@ -153,10 +148,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
         if left > MODEL_LIVES_CAP:
             ev = 0
     rounds0 = s[ROUNDS]
-    vals = np.empty(nk, np.float64)
-    sum_v = np.zeros(nk, np.float64)
-    sum_d = np.zeros(nk, np.float64)
-    sum_d2 = np.zeros(nk, np.float64)
+    tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
         redeal(s, seat, w, drng)
@@ -165,10 +157,10 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
             apply(x, grng, PLAY, kinds[j])
-            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
+            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
                                scratch)
-        accumulate(vals, jdef, sum_v, sum_d, sum_d2)
-    return kinds[paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin)]
+        accumulate(tally, jdef)
+    return kinds[paired_choice(tally, samples, jdef, margin)]
 
 
 @njit(**NJIT_OPTIONS)

@@ -71,7 +71,8 @@ from simcards.games.thirty_one.rules import MAX_PLAYERS, TURN, VOTE
 from simcards.games.thirty_one.view import KEYS, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import default_row, slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout, win_share
+from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
+                             rollout_buffers, seed_rollout, win_share)
 
 from ._kit import V
 from . import suit_chaser as _suit_chaser
@@ -189,18 +190,12 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
     if nk <= 1:
         return default
     moves = np.empty(nk, np.int64)
-    jdef = 0
     for j in range(nk):
         moves[j] = V.legal_move(v, j)
-        if moves[j] == default:
-            jdef = j
+    jdef = index_of(moves, default)
     samples = max(np.int64(1), budget // nk)
     local = private_stream(rng)
-    drng = np.empty(1, np.uint64)
-    grng = np.empty(1, np.uint64)
-    srng = np.empty(1, np.uint64)
-    w = np.empty(s.shape[0], np.int64)
-    x = np.empty(s.shape[0], np.int64)
+    drng, grng, srng, w, x = rollout_buffers(s.shape[0])
     seat_out = np.zeros((MAX_PLAYERS, 6), np.int64)
     game_out = np.zeros(10, np.int64)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
@@ -211,10 +206,7 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
         if left > MODEL_KEYS_CAP:
             ev = 0
     rounds0 = s[ROUNDS]
-    vals = np.empty(nk, np.float64)
-    sum_v = np.zeros(nk, np.float64)
-    sum_d = np.zeros(nk, np.float64)
-    sum_d2 = np.zeros(nk, np.float64)
+    tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
         redeal_with(s, seat, w, drng, propose_min, accept_min, REDEAL_TRIES)
@@ -223,9 +215,9 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
             apply(x, grng, kind, moves[j])
-            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo)
-        accumulate(vals, jdef, sum_v, sum_d, sum_d2)
-    return moves[paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin)]
+            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo)
+        accumulate(tally, jdef)
+    return moves[paired_choice(tally, samples, jdef, margin)]
 
 
 @njit(**NJIT_OPTIONS)

@@ -66,7 +66,8 @@ from simcards.games.vzhukh.view import (N, OVER, PENALTY, PHASE, ROUND, UNFINISH
                                         legal_move, n_legal)
 from simcards.params import slot
 from simcards.rng import next_u64
-from simcards.search import accumulate, paired_choice, private_stream, seed_rollout
+from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
+                             rollout_buffers, seed_rollout)
 from . import cheap_beat as _cheap_beat
 from .cheap_beat import defend as cheap_beat_defend
 from .low_attack import defend as low_attack_defend
@@ -147,23 +148,14 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
     if nk <= 1:
         return default
     moves = np.empty(nk, np.int64)
-    jdef = 0
     for j in range(nk):
         moves[j] = legal_move(v, j)
-        if moves[j] == default:
-            jdef = j
+    jdef = index_of(moves, default)
     samples = max(np.int64(1), budget // nk)
     local = private_stream(rng)           # one draw from the strategy stream seeds the rest
-    drng = np.empty(1, np.uint64)
-    grng = np.empty(1, np.uint64)
-    srng = np.empty(1, np.uint64)
-    w = np.empty(s.shape[0], np.int64)
-    x = np.empty(s.shape[0], np.int64)
+    drng, grng, srng, w, x = rollout_buffers(s.shape[0])
     round0 = s[ROUND]
-    vals = np.empty(nk, np.float64)
-    sum_v = np.zeros(nk, np.float64)
-    sum_d = np.zeros(nk, np.float64)
-    sum_d2 = np.zeros(nk, np.float64)
+    tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
         redeal(s, seat, w, drng)
@@ -172,9 +164,9 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
             apply(x, grng, phase, moves[j])
-            vals[j] = _play_on(x, grng, srng, seat, ev, rollout, round0, round_sd)
-        accumulate(vals, jdef, sum_v, sum_d, sum_d2)
-    return moves[paired_choice(sum_v, sum_d, sum_d2, samples, jdef, margin)]
+            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, round0, round_sd)
+        accumulate(tally, jdef)
+    return moves[paired_choice(tally, samples, jdef, margin)]
 
 
 @njit(**NJIT_OPTIONS)
