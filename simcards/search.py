@@ -42,15 +42,21 @@ def seed_rollout(g0, grng, srng):
     srng[0] = g0 ^ STRATEGY_SALT
 
 
-#: rows of a tally (``new_tally``): a sample's values, their sums, and the sums of the paired
-#: differences against the default and of their squares
-VALS, SUM_V, SUM_D, SUM_D2 = 0, 1, 2, 3
+#: rows of a tally (``new_tally``): a sample's values, their sums, the sums of the paired
+#: differences against the default and of their squares, and whether a candidate is still
+#: played (1) or was dropped by ``race`` (0)
+VALS, SUM_V, SUM_D, SUM_D2, ACTIVE = 0, 1, 2, 3, 4
+#: samples before ``race`` may drop a candidate: fewer give standard errors too rough to trust
+RACE_MIN_SAMPLES = 16
 
 
 @njit(**NJIT_OPTIONS)
 def new_tally(nk):
-    """Zeroed running sums for ``nk`` candidates; a sample writes its values into row ``VALS``."""
-    return np.zeros((4, nk), np.float64)
+    """Zeroed running sums for ``nk`` candidates, all of them in play; a sample writes its
+    values into row ``VALS``."""
+    tally = np.zeros((5, nk), np.float64)
+    tally[ACTIVE, :] = 1.0
+    return tally
 
 
 @njit(**NJIT_OPTIONS)
@@ -72,31 +78,68 @@ def index_of(moves, move):
 
 @njit(**NJIT_OPTIONS)
 def accumulate(tally, jdef):
-    """Add the sample in row ``VALS`` (one value per candidate) to the running sums: values,
-    and differences against candidate ``jdef`` (the default) with their squares."""
+    """Add the sample in row ``VALS`` (a value per candidate in play) to the running sums:
+    values, and differences against candidate ``jdef`` (the default) with their squares."""
     vd = tally[VALS, jdef]
     for j in range(tally.shape[1]):
-        d = tally[VALS, j] - vd
-        tally[SUM_V, j] += tally[VALS, j]
-        tally[SUM_D, j] += d
-        tally[SUM_D2, j] += d * d
+        if tally[ACTIVE, j] != 0.0:
+            d = tally[VALS, j] - vd
+            tally[SUM_V, j] += tally[VALS, j]
+            tally[SUM_D, j] += d
+            tally[SUM_D2, j] += d * d
+
+
+@njit(**NJIT_OPTIONS)
+def _paired_se(tally, j, samples):
+    """Mean paired lead of candidate ``j`` over the default, and its standard error."""
+    mean = tally[SUM_D, j] / samples
+    se = 0.0
+    if samples > 1:
+        var = (tally[SUM_D2, j] - samples * mean * mean) / (samples - 1)
+        se = np.sqrt(max(var, 0.0) / samples)
+    return mean, se
+
+
+@njit(**NJIT_OPTIONS)
+def race(tally, jdef, samples, z):
+    """Drop every candidate whose paired lead over the default is below zero by more than
+    ``z`` standard errors (after ``RACE_MIN_SAMPLES`` samples; ``z`` 0: never); returns how
+    many candidates are still in play. A dropped candidate could only have replaced the
+    default by leading it, so the budget it would have used goes to the close ones (racing,
+    as in successive rejects); the default is never dropped."""
+    active = 0
+    for j in range(tally.shape[1]):
+        if tally[ACTIVE, j] == 0.0:
+            continue
+        if z > 0.0 and j != jdef and samples >= RACE_MIN_SAMPLES:
+            mean, se = _paired_se(tally, j, samples)
+            if mean + z * se < 0.0:
+                tally[ACTIVE, j] = 0.0
+                continue
+        active += 1
+    return active
+
+
+@njit(**NJIT_OPTIONS)
+def keep_sampling(samples, spent, active, budget):
+    """Whether to draw another sample: always a first one; then while the ``active``
+    candidates still fit in the ``budget`` of rollouts (``spent`` so far), and more than the
+    default is in play (once ``race`` has dropped every other one, the answer is fixed)."""
+    return samples == 0 or (active > 1 and spent + active <= budget)
 
 
 @njit(**NJIT_OPTIONS)
 def paired_choice(tally, samples, jdef, margin):
-    """The candidate to play: the best mean if it leads the default ``jdef`` by more than
-    ``margin`` standard errors of the paired difference, else ``jdef``."""
+    """The candidate to play: the best mean among those in play if it leads the default
+    ``jdef`` by more than ``margin`` standard errors of the paired difference, else ``jdef``.
+    (Candidates in play have all been played on every one of the ``samples``.)"""
     best = jdef
     for j in range(tally.shape[1]):
-        if tally[SUM_V, j] > tally[SUM_V, best]:
+        if tally[ACTIVE, j] != 0.0 and tally[SUM_V, j] > tally[SUM_V, best]:
             best = j
     if best == jdef:
         return jdef
-    mean = tally[SUM_D, best] / samples
-    se = 0.0
-    if samples > 1:
-        var = (tally[SUM_D2, best] - samples * mean * mean) / (samples - 1)
-        se = np.sqrt(max(var, 0.0) / samples)
+    mean, se = _paired_se(tally, best, samples)
     if mean > margin * se:
         return best
     return jdef

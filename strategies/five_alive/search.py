@@ -58,8 +58,9 @@ from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS
                                             View)
 from simcards.params import slot
 from simcards.rng import next_u64
-from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
-                             rollout_buffers, seed_rollout, win_share)
+from simcards.search import (ACTIVE, VALS, accumulate, index_of, keep_sampling, new_tally,
+                             paired_choice, private_stream, race, rollout_buffers, seed_rollout,
+                             win_share)
 from . import expert as _expert
 from .expert import decide as expert_decide
 from .high_first import decide as high_first_decide
@@ -75,11 +76,14 @@ PARAMS = {
     "margin": (1.0, 0.0, 5.0, "standard errors another card must beat expert's card by"),
     "eval": (1, 0, 1, "0: roll out to the end of the game; 1: to the end of the round, scored by a lives model"),
     "rollout": (0, 0, 1, "the strategy every seat plays in rollouts: 0 expert, 1 high_first"),
+    "race": (0.0, 0.0, 5.0, "drop a card once it trails expert's by this many standard errors "
+                            "(0: never); its share of the budget goes to the close ones"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
 _EVAL = slot(PARAMS, "eval")
 _ROLLOUT = slot(PARAMS, "rollout")
+_RACE = slot(PARAMS, "race")
 
 #: expert's parameters at their defaults, in its declared order (a constant to numba)
 EXPERT_DEFAULTS = np.array([float(v[0]) for v in _expert.PARAMS.values()], np.float64)
@@ -93,7 +97,7 @@ def decide(view, rng, params):
     # a thin wrapper: the reference engine's twin test calls this function's py_func, which
     # then runs the compiled search below on the view's array, as the kernel does
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
-                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]))
+                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_RACE])
 
 
 @njit(**NJIT_OPTIONS)
@@ -105,7 +109,7 @@ def _strategy_move(x, srng, rollout):
 
 
 @njit(**NJIT_OPTIONS)
-def search_move(s, seat, rng, budget, margin, ev, rollout):
+def search_move(s, seat, rng, budget, margin, ev, rollout, z):
     """The card ``seat`` plays in state ``s`` (read only where the seat may look).
 
     Parameters
@@ -116,8 +120,8 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
         The deciding seat (the seat to move).
     rng : uint64[1]
         The strategy stream; one number is drawn from it per decision with two kinds or more.
-    budget, margin, ev, rollout
-        The PARAMS above.
+    budget, margin, ev, rollout, z
+        The PARAMS above (``z``: race).
 
     Returns
     -------
@@ -133,7 +137,6 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
     for j in range(nk):
         kinds[j] = nth_bit(legal, j)
     jdef = index_of(kinds, default)
-    samples = max(np.int64(1), budget // nk)
     # a private generator: one draw from the strategy stream seeds every deal and rollout
     local = private_stream(rng)
     drng, grng, srng, w, x = rollout_buffers(s.shape[0])
@@ -149,17 +152,23 @@ def search_move(s, seat, rng, budget, margin, ev, rollout):
             ev = 0
     rounds0 = s[ROUNDS]
     tally = new_tally(nk)
-    for _ in range(samples):
+    samples, spent, active = 0, 0, nk
+    while keep_sampling(samples, spent, active, budget):
         drng[0] = next_u64(local)
         redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
+            if tally[ACTIVE, j] == 0.0:
+                continue                    # dropped by the race
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
             apply(x, grng, PLAY, kinds[j])
             tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
                                scratch)
         accumulate(tally, jdef)
+        samples += 1
+        spent += active
+        active = race(tally, jdef, samples, z)
     return kinds[paired_choice(tally, samples, jdef, margin)]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcards.search import VALS, accumulate, index_of, new_tally, paired_choice
+from simcards.search import (ACTIVE, RACE_MIN_SAMPLES, SUM_D2, SUM_V, VALS, accumulate, index_of,
+                             new_tally, paired_choice, race)
 
 
 def _tally(samples: np.ndarray, jdef: int) -> np.ndarray:
@@ -21,7 +22,7 @@ def test_the_sums_are_the_values_and_the_paired_differences():
     samples = rng.random((50, 3))
     tally = _tally(samples, 1)
     d = samples - samples[:, [1]]
-    np.testing.assert_allclose(tally[1:], [samples.sum(0), d.sum(0), (d * d).sum(0)])
+    np.testing.assert_allclose(tally[SUM_V:SUM_D2 + 1], [samples.sum(0), d.sum(0), (d * d).sum(0)])
 
 
 @pytest.mark.parametrize("margin, chosen", [(0.0, 2), (3.0, 2), (4.0, 0)])
@@ -46,3 +47,35 @@ def test_the_default_stays_when_it_is_best_and_index_of_finds_it():
     assert paired_choice(_tally(samples, 0), 2, 0, 0.0) == 0
     assert index_of(np.array([7, 3, 9]), 9) == 2
     assert index_of(np.array([7, 3, 9]), 4) == 0
+
+
+def test_race_drops_only_candidates_clearly_behind_the_default_and_never_the_default():
+    rng = np.random.default_rng(2)
+    common = rng.normal(0, 3, 200)
+    # candidate 1 trails the default 0 by 0.5 a sample (noise 0.2): clearly behind;
+    # candidate 2 trails it by 0.01 (noise 0.2): not clearly; candidate 3 leads it
+    samples = np.stack([common, common - 0.5 + rng.normal(0, 0.2, 200),
+                        common - 0.01 + rng.normal(0, 0.2, 200), common + 0.3], axis=1)
+    tally = new_tally(4)
+    for i, row in enumerate(samples[:RACE_MIN_SAMPLES - 1]):
+        tally[VALS] = row
+        accumulate(tally, 0)
+    assert race(tally, 0, RACE_MIN_SAMPLES - 1, 2.0) == 4        # too few samples to judge
+    tally[VALS] = samples[RACE_MIN_SAMPLES - 1]
+    accumulate(tally, 0)
+    assert race(tally, 0, RACE_MIN_SAMPLES, 0.0) == 4              # z 0: racing off
+    assert race(tally, 0, RACE_MIN_SAMPLES, 2.0) == 3
+    assert list(tally[ACTIVE]) == [1.0, 0.0, 1.0, 1.0]
+    # a dropped candidate's sums stop; those in play go on, and the choice ignores the dropped
+    frozen = tally[:, 1].copy()
+    tally[VALS] = samples[RACE_MIN_SAMPLES]
+    accumulate(tally, 0)
+    np.testing.assert_array_equal(tally[1:, 1], frozen[1:])
+    tally[SUM_V, 1] = 1e9                                          # even if it looked best
+    assert paired_choice(tally, RACE_MIN_SAMPLES + 1, 0, 1.0) == 3
+    # the default itself is never dropped, however it trails
+    t2 = new_tally(2)
+    for row in samples[:, [1, 0]]:
+        t2[VALS] = row
+        accumulate(t2, 0)
+    assert race(t2, 0, 200, 2.0) == 2

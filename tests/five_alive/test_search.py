@@ -34,16 +34,17 @@ def test_the_lives_model_prefers_more_lives():
     assert _model(2, [0, 0, 0]) == 1.0 and _model(0, [3]) == 0.0
 
 
-@pytest.mark.parametrize("ev", [0, 1])
-def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev):
+@pytest.mark.parametrize("ev, z", [(0, 0.0), (1, 0.0), (1, 1.0)])
+def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z):
+    budget = 60 if z == 0 else 200     # racing starts after simcards.search.RACE_MIN_SAMPLES samples
     rec = record("five-alive", ["expert"] * 4, 5, 0)
     for step in range(0, len(rec.moves), 7):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
         a_rng, b_rng = np.array([11 + step], np.uint64), np.array([11 + step], np.uint64)
         live = s.copy()
-        a = search.search_move(live, seat, a_rng, 60, 0.5, ev, 0)
-        b = search.search_move(zeroed, seat, b_rng, 60, 0.5, ev, 0)
+        a = search.search_move(live, seat, a_rng, budget, 0.5, ev, 0, z)
+        b = search.search_move(zeroed, seat, b_rng, budget, 0.5, ev, 0, z)
         assert a == b and a_rng[0] == b_rng[0]
         assert np.array_equal(live, s), "search wrote into the state it was handed"
         assert (s[V.LEGAL + seat] >> a) & 1
