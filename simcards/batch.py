@@ -20,6 +20,7 @@ from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies
+from simcards.tables import attach as attach_tables
 from simcards.validate import strategy_names
 
 ProgressFn = Callable[[int], None]
@@ -37,7 +38,7 @@ class Batch:
     sids: np.ndarray                  # per seat, its strategy file's position in ``infos``
     seed: int
     infos: tuple[StrategyInfo, ...]   # the kernel's strategy files, imported and checked
-    strategy_params: np.ndarray       # per seat, its strategy's run-time parameter values
+    strategy_params: np.ndarray       # per seat, its strategy's run-time parameter values (and table)
     strategy_dirs: tuple[str, ...] = ()
 
     @property
@@ -79,6 +80,8 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     kernel_files = tuple(sorted(set(files) | set(extra)))
     infos = check_strategies(spec, kernel_files, strategy_dirs)
     sids = np.array([kernel_files.index(f) for f in files], dtype=np.int64)
+    # a strategy that asks for a table built by simulation gets it after its values (simcards.tables)
+    strategy_params = attach_tables(spec, infos, files, params, strategy_params)
     names = tuple(sorted(set(strategies) | set(kernel_strategies or ())))
     return Batch(spec, strategies, resolved, params, names, sids, int(seed),
                  tuple(infos[n] for n in kernel_files), strategy_params, strategy_dirs)

@@ -13,9 +13,14 @@ Kinds emitted today (fields are keyword arguments of ``emit``):
     that compile finished (always after a ``"compile-start"``).
 ``"kernel-cached"``   game: str, strategies: tuple[str, ...], seconds: float
     the kernel came from numba's on-disk cache instead; ``seconds`` it took.
+``"table-start"``     game: str, strategy: str, table: str, n_players: int
+    a strategy's table (e.g. search's value table) is being built by simulation: first
+    use of these rules and player count, or its sources changed.
+``"table-done"``      game, strategy, table, n_players as above, seconds: float
+    that build finished (always after a ``"table-start"``).
 
-The kernel loader (``simcards.kernels.load_kernel``) emits them, through
-``simcards.kernel_waits.announce_compile``.
+The kernel loader (``simcards.kernels.load_kernel``) emits the first three, through
+``simcards.kernel_waits.announce_compile``; ``simcards.tables.load_or_build`` the last two.
 """
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ from typing import Any, Callable, Iterator
 
 Callback = Callable[..., None]   # callback(kind, **fields)
 
-KINDS = ("compile-start", "compile-done", "kernel-cached")
+KINDS = ("compile-start", "compile-done", "kernel-cached", "table-start", "table-done")
 
 _lock = threading.Lock()
 _subscribers: list[Callback] = []

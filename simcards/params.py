@@ -23,13 +23,22 @@ values that differ from the default, in the declared order; ``expert:margin=0`` 
 
 A strategy file may also be an alias, ``ALIAS = "expert:danger=3"`` (see ``read_alias``):
 the tuned strategies ``simcards tune`` writes are such files.
+
+Tables after the values: a strategy may need data too large or too costly for parameters,
+built by simulation (Five Alive's ``search:eval=2`` scores a round's end by a table of the
+chance to win from everyone's lives). It defines ``table_for(n_players, game_params, row)``
+returning a ``TableRequest`` (below) or None; simcards.tables builds the table once per key,
+caches it on disk and appends it to that seat's row, so ``params[len(PARAMS):]`` is the
+table, in the kernel and in the reference twin alike. Like a value, a table is data handed
+at run time: a new one compiles nothing. Rows stay padded with zeros to the widest.
 """
 from __future__ import annotations
 
 import ast
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from types import SimpleNamespace
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -122,6 +131,21 @@ def read_alias(tree: ast.Module) -> str:
                 raise ValueError(f"line {node.lineno}: ALIAS must be a string, e.g. 'expert:danger=3'")
             return node.value.value.strip()
     return ""
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A table a seat needs: ``build(compiled)`` makes it (float64, 1-D, deterministic).
+
+    ``entries``: the compiled (``@njit``) functions the build calls. ``compiled`` hands them
+    back, by name, as entry points of a generated module that numba caches on disk (its
+    name carries the sources' hash, as a kernel's): a later build, in any process, loads
+    their machine code instead of compiling the engine and the strategies again."""
+
+    name: str                       # what it is, for messages ("value table")
+    key: str                        # what of the seat's values it depends on ("rollout=expert")
+    build: Callable[[SimpleNamespace], np.ndarray]
+    entries: tuple = ()
 
 
 def slot(params: Mapping[str, tuple], name: str) -> int:

@@ -1,7 +1,7 @@
 """What the command line shows while the user waits, on stderr.
 
-A status line while numba compiles a kernel, a note when a cached kernel is
-loaded (both from ``simcards.events``), and a progress bar that appears when a
+A status line while numba compiles a kernel or a strategy's table is built, a
+note when a cached kernel is loaded (all from ``simcards.events``), and a progress bar that appears when a
 run or a report has taken ``DELAY_S`` seconds, so that short runs print
 nothing extra. On a console that is not a terminal (a pipe, a log, a test)
 none of this is printed: stdout and the one-line errors stay clean.
@@ -50,6 +50,18 @@ class KernelNotes:
         elif kind == "kernel-cached":
             self.note(f"loaded the compiled {f['game']} kernel for {_set(f['strategies'])} "
                       f"from the cache in {f['seconds']:.1f} s")
+        elif kind == "table-start":
+            self._status = self.console.status(
+                Text(f"building the {f['table']} of {f['strategy']} for {f['game']} at "
+                     f"{f['n_players']} players by simulation … first use of these rules"))
+            self._status.start()
+        elif kind == "table-done":
+            if self._status is not None:
+                self._status.stop()
+                self._status = None
+            self.note(f"built the {f['table']} of {f['strategy']} for {f['game']} at "
+                      f"{f['n_players']} players in {f['seconds']:.1f} s (kept in the cache for "
+                      "the next runs)")
 
     def note(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, style="dim")

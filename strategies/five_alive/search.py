@@ -14,12 +14,19 @@ Per decision (everything compiled, no Python):
 
 Evaluation (``eval``): 0 plays to the end of the game and scores the seat's win share;
 1 stops at the end of the current round (or the game) and scores the lives left by a model
-of the rest of the game (``_model_value``: every round one survivor, uniformly, wins it and
-every other survivor loses a life); the model is exact dynamic programming, computed per
-decision on demand (a dict memo) from the lives at hand, so it needs no cache, is
+of the rest of the game (``_values.model_value``: every round one survivor, uniformly, wins
+it and every other survivor loses a life); the model is exact dynamic programming, computed
+per decision on demand (a dict memo) from the lives at hand, so it needs no cache, is
 deterministic and fits every player count and rule setting. Round rollouts are about five
 times shorter than game rollouts. Where the model would be large (lives left above 40 in
-all), eval 1 plays to the end of the game instead.
+all), eval 1 plays to the end of the game instead. 2 stops where 1 does and scores the
+lives by a value table: the chance to win from them, counted from 200,000 simulated games
+with the rollout strategy in every seat and shrunk toward the model where the games are few
+(_values.build_table). ``table_for`` asks simcards for it (simcards.tables): it is built
+once per rule set, player count and rollout strategy, cached on disk, and arrives after the
+seat's parameter values in its row, so a table is data, never compiled in. Where the table
+would be too large (_values.MAX_ENTRIES: many lives and players), or in a direct call with
+no table in the row, eval 2 scores by the model, as eval 1.
 
 Random numbers come only from the strategy stream ``rng`` handed in: one draw seeds a
 private generator for the deals and the rollouts; the game's deal stream is never touched.
@@ -41,9 +48,18 @@ decision on one core of a shared machine)::
     budget=800  eval=1 margin=2        300  2026  35.9%  [33.5, 38.4]   1.89
     budget=1600 eval=1                 300  2026  38.7%  [36.0, 41.3]   3.92
     budget=800  eval=1, with LACKS   1,000  2027  35.6%  [34.2, 37.0]   1.74
+    budget=800  eval=2 (value table) 1,000  2027  36.0%  [34.6, 37.4]   2.73 (loaded machine)
 
-(margin 1 unless said; every row but the last was measured before the re-deal used the public LACKS
-inferences.)
+(margin 1 unless said; every row but the last two was measured before the re-deal used the public
+LACKS inferences. The last two were measured with experiments/search_five_alive.py, the loop
+search_strength.py replaced, whose games its --check held equal to the kernel's.) Eval 2 against
+eval 1, paired on the same 1,000 deals (seed 2027), chunks of 50 deals alternated so that both met
+the same machine load: eval 2 wins 0.45 points more, 95% interval [-0.85, +1.75] (eval 1's games
+reproduced the row above exactly: 35.6%), at 2.73 against 2.85 ms per decision on a machine loaded
+by other work (hence both above 1.74). The table is nine times closer than the model to the chance
+it estimates (_values.PRIOR_GAMES), yet the win rate moves by less than the noise of 1,000 deals:
+eval 1 stays the default. A table costs nothing per decision (the same CPU as the model, measured
+side by side); its build, about 4 s of CPU per rule set and player count (simcards.tables).
 """
 import numpy as np
 from numba import njit, types
@@ -51,19 +67,19 @@ from numba.typed import Dict
 
 from simcards.config import NJIT_OPTIONS
 from simcards.engine import bit_count, nth_bit
-from simcards.games.five_alive.fast import advance, apply, view_play, write_result
+from simcards.games.five_alive.fast import advance, apply, write_result
 from simcards.games.five_alive.redeal import redeal
-from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
-from simcards.games.five_alive.view import (BLITZ, LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED,
-                                            View)
-from simcards.params import slot
+from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY, P_LIVES
+from simcards.games.five_alive.view import LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED, View
+from simcards.params import TableRequest, slot
 from simcards.rng import next_u64
 from simcards.search import (ACTIVE, VALS, accumulate, index_of, keep_sampling, new_tally,
                              paired_choice, private_stream, race, rollout_buffers, seed_rollout,
                              win_share)
-from . import expert as _expert
+from ._rollout import EXPERT_DEFAULTS, ROLLOUT_NAMES, rollout_move
+from ._values import (ENTRIES, MAX_ENTRIES, build_table, round_value, table_entries,
+                      table_fits, table_value)
 from .expert import decide as expert_decide
-from .high_first import decide as high_first_decide
 
 #: Run-time parameters (simcards.params): ``search:budget=1600:eval=1`` on the command line.
 #: The default budget is the one that meets the issue's target (4 players against three
@@ -74,7 +90,8 @@ from .high_first import decide as high_first_decide
 PARAMS = {
     "budget": (800, 1, 100_000, "rollouts per decision, shared by the legal kinds"),
     "margin": (1.0, 0.0, 5.0, "standard errors another card must beat expert's card by"),
-    "eval": (1, 0, 1, "0: roll out to the end of the game; 1: to the end of the round, scored by a lives model"),
+    "eval": (1, 0, 2, "0: roll out to the end of the game; 1: to the end of the round, scored by a lives model; "
+                      "2: to the end of the round, scored by a value table simcards builds by simulation"),
     "rollout": (0, 0, 1, "the strategy every seat plays in rollouts: 0 expert, 1 high_first"),
     "race": (0.0, 0.0, 5.0, "drop a card once it trails expert's by this many standard errors "
                             "(0: never); its share of the budget goes to the close ones"),
@@ -85,8 +102,8 @@ _EVAL = slot(PARAMS, "eval")
 _ROLLOUT = slot(PARAMS, "rollout")
 _RACE = slot(PARAMS, "race")
 
-#: expert's parameters at their defaults, in its declared order (a constant to numba)
-EXPERT_DEFAULTS = np.array([float(v[0]) for v in _expert.PARAMS.values()], np.float64)
+#: where the value table starts in the seat's row (simcards.tables: after the declared values)
+_TABLE = len(PARAMS)
 #: eval 1 falls back to whole-game rollouts above this many lives left in all (model size)
 MODEL_LIVES_CAP = 40
 _NO_MOVE = -1
@@ -97,19 +114,26 @@ def decide(view, rng, params):
     # a thin wrapper: the reference engine's twin test calls this function's py_func, which
     # then runs the compiled search below on the view's array, as the kernel does
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
-                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_RACE])
+                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_RACE],
+                       params[_TABLE:])
+
+
+def table_for(n_players, game_params, row):
+    """The value table a seat playing ``row`` needs (simcards.tables): eval 2 only, for these
+    rules, player count and rollout strategy; None when the table would be too large (eval 2
+    then scores by the model, as eval 1)."""
+    if int(row[_EVAL]) != 2:
+        return None
+    lives0, rollout = int(game_params[P_LIVES]), int(row[_ROLLOUT])
+    if table_entries(n_players, lives0) > MAX_ENTRIES:
+        return None
+    return TableRequest("value table", f"rollout={ROLLOUT_NAMES[rollout]}",
+                        lambda compiled: build_table(n_players, game_params, rollout,
+                                                     compiled=compiled), ENTRIES)
 
 
 @njit(**NJIT_OPTIONS)
-def _strategy_move(x, srng, rollout):
-    """The rollout strategy's card for the seat to move in state ``x``."""
-    if rollout == 1:
-        return np.int64(high_first_decide(view_play(x), srng))
-    return np.int64(expert_decide(view_play(x), srng, EXPERT_DEFAULTS))
-
-
-@njit(**NJIT_OPTIONS)
-def search_move(s, seat, rng, budget, margin, ev, rollout, z):
+def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
     """The card ``seat`` plays in state ``s`` (read only where the seat may look).
 
     Parameters
@@ -122,6 +146,9 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z):
         The strategy stream; one number is drawn from it per decision with two kinds or more.
     budget, margin, ev, rollout, z
         The PARAMS above (``z``: race).
+    table : float64 array
+        The value table (eval 2; simcards.tables hands it behind the seat's values), or any
+        array for eval 0 and 1. A table built for other rules, or none, makes eval 2 eval 1.
 
     Returns
     -------
@@ -144,6 +171,8 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z):
     game_out = np.zeros(4, np.int64)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     scratch = np.empty(2 * MAX_PLAYERS, np.int64)   # the lives model's, reused by every rollout
+    if ev == 2 and not table_fits(s, table):
+        ev = 1
     if ev == 1:
         left = 0
         for q in range(s[N]):
@@ -163,8 +192,8 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z):
             x[:] = w
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
             apply(x, grng, PLAY, kinds[j])
-            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo,
-                               scratch)
+            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out,
+                                      memo, scratch, table)
         accumulate(tally, jdef)
         samples += 1
         spent += active
@@ -173,17 +202,20 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z):
 
 
 @njit(**NJIT_OPTIONS)
-def _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo, scratch):
+def _play_on(x, grng, srng, seat, ev, rollout, rounds0, seat_out, game_out, memo, scratch,
+             table):
     """Play ``x`` on with the rollout strategy in every seat to the evaluation point; the
-    value for ``seat``: its win share at the end of the game, or the lives model's value at
-    the end of the round (eval 1)."""
+    value for ``seat``: its win share at the end of the game, or at the end of the round
+    the lives model's value (eval 1) or the value table's (eval 2)."""
     while True:
-        if ev == 1 and x[ROUNDS] != rounds0 and x[OVER] == 0:
-            return _round_value(x, seat, memo, scratch)
+        if ev != 0 and x[ROUNDS] != rounds0 and x[OVER] == 0:
+            if ev == 2:
+                return table_value(x, seat, table, scratch)
+            return round_value(x, seat, memo, scratch)
         k = advance(x, grng)
         if k < 0:
             return _win_share(x, seat, seat_out, game_out)
-        apply(x, grng, k, _strategy_move(x, srng, rollout))
+        apply(x, grng, k, rollout_move(x, srng, rollout))
 
 
 @njit(**NJIT_OPTIONS)
@@ -195,79 +227,3 @@ def _win_share(x, seat, seat_out, game_out):
     n = x[N]
     write_result(x, seat_out[:n], game_out)
     return win_share(seat_out, n, seat)
-
-
-# ------------------------------------------------------------------ the lives model (eval 1)
-@njit(**NJIT_OPTIONS)
-def _round_value(x, seat, memo, scratch):
-    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended).
-    ``scratch``: 2 * MAX_PLAYERS int64s, so that a rollout's end allocates nothing."""
-    n = x[N]
-    others = scratch[MAX_PLAYERS:]
-    c = 0
-    for q in range(n):
-        if q != seat:
-            others[c] = x[LIVES + q]
-            c += 1
-    return _model_value(x[LIVES + seat], others, n - 1, x[BLITZ] != 0, memo, scratch[:MAX_PLAYERS])
-
-
-@njit(**NJIT_OPTIONS)
-def _key(m, others, k, srt):
-    """Memo key of a state: own lives, then the others' lives sorted (the model is symmetric
-    among the others). Lives are at most 99 (rules: the lives option), so base 100 fits.
-    ``srt``: room for k int64s (an insertion sort of at most 6 values, no allocation)."""
-    for i in range(k):
-        v = others[i]
-        j = i
-        while j > 0 and srt[j - 1] > v:
-            srt[j] = srt[j - 1]
-            j -= 1
-        srt[j] = v
-    key = m
-    for i in range(k):
-        key = key * 100 + srt[i]
-    return key
-
-
-@njit(**NJIT_OPTIONS)
-def _model_value(m, others, k, blitz, memo, srt):
-    """Chance that a seat with ``m`` lives wins against ``k`` others with ``others[:k]`` lives
-    if every round one survivor, uniformly at random, wins and every other survivor loses a
-    life (rules 9-11: the round winner costs the others a life; busts and Killers, which
-    cost one player a life, are what the rollout itself played out). Blitz: the game ends
-    when anyone is out; the most lives win, ties shared."""
-    alive_o = 0
-    top = m
-    for i in range(k):
-        if others[i] > 0:
-            alive_o += 1
-        top = max(top, others[i])
-    if m == 0:
-        return 0.0
-    if alive_o == 0:
-        return 1.0
-    if blitz and alive_o < k:
-        ties = 1
-        for i in range(k):
-            if others[i] == top:
-                ties += 1
-        return 1.0 / ties if m == top else 0.0
-    key = _key(m, others, k, srt)
-    if key in memo:
-        return memo[key]
-    a = alive_o + 1
-    nxt = np.empty(MAX_PLAYERS, np.int64)
-    # I win the round: every other survivor loses a life
-    for i in range(k):
-        nxt[i] = max(others[i] - 1, 0)
-    v = _model_value(m, nxt, k, blitz, memo, srt)
-    # survivor i wins it: I lose a life, and so does every other survivor but i
-    for i in range(k):
-        if others[i] > 0:
-            for j in range(k):
-                nxt[j] = others[j] if j == i else max(others[j] - 1, 0)
-            v += _model_value(m - 1, nxt, k, blitz, memo, srt)
-    v /= a
-    memo[key] = v
-    return v

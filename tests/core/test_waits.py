@@ -40,6 +40,19 @@ def test_notes_on_a_terminal_name_the_game_the_set_and_the_time():
     assert "loaded the compiled vzhukh kernel for random from the cache in 0.8 s" in text
 
 
+def test_a_table_build_shows_a_status_then_a_note():
+    console, buffer = _terminal()
+    fields = dict(game="five-alive", strategy="search", table="value table", n_players=4)
+    with kernel_notes(console) as notes:
+        events.emit("table-start", **fields)
+        assert notes._status is not None
+        events.emit("table-done", seconds=3.7, **fields)
+        assert notes._status is None
+    text = buffer.getvalue()
+    assert "building the value table of search for five-alive at 4 players" in text
+    assert "built the value table of search for five-alive at 4 players in 3.7 s" in text
+
+
 def test_nothing_is_printed_when_stderr_is_not_a_terminal():
     buffer = io.StringIO()
     notes = KernelNotes(Console(file=buffer, force_terminal=False))

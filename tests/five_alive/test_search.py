@@ -1,12 +1,13 @@
 """The search strategy's own parts: the lives model of eval 1, and decisions that depend on
 nothing hidden and on the strategy stream alone (the contract suite plays it in every
-line-up, the twin test included)."""
+line-up, the twin test included). The value table of eval 2: tests/five_alive/test_value_table.py."""
 import numpy as np
 import pytest
 
 from simcards.games.five_alive import view as V
 from simcards.replay import record
-from simcards_strategies.five_alive import search
+from simcards.batch import prepare
+from simcards_strategies.five_alive import _values, search
 from numba import types
 from numba.typed import Dict
 
@@ -15,7 +16,7 @@ def _model(m, others, blitz=False):
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     arr = np.zeros(7, np.int64)
     arr[:len(others)] = others
-    return search._model_value(m, arr, len(others), blitz, memo, np.empty(8, np.int64))
+    return _values.model_value(m, arr, len(others), blitz, memo, np.empty(8, np.int64))
 
 
 @pytest.mark.parametrize("lives", [[5, 5, 5, 5], [3, 1, 4, 2], [2, 2, 0, 5], [1, 1], [4, 3, 3, 2, 1, 5, 2]])
@@ -34,17 +35,19 @@ def test_the_lives_model_prefers_more_lives():
     assert _model(2, [0, 0, 0]) == 1.0 and _model(0, [3]) == 0.0
 
 
-@pytest.mark.parametrize("ev, z", [(0, 0.0), (1, 0.0), (1, 1.0)])
+@pytest.mark.parametrize("ev, z", [(0, 0.0), (1, 0.0), (2, 0.0), (1, 1.0)])
 def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z):
     budget = 60 if z == 0 else 200     # racing starts after simcards.search.RACE_MIN_SAMPLES samples
     rec = record("five-alive", ["expert"] * 4, 5, 0)
+    # eval 2's table as a run hands it over (after search's declared values)
+    table = prepare("five-alive", ["search:eval=2"] + ["expert"] * 3, 5).strategy_params[0, len(search.PARAMS):]
     for step in range(0, len(rec.moves), 7):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
         a_rng, b_rng = np.array([11 + step], np.uint64), np.array([11 + step], np.uint64)
         live = s.copy()
-        a = search.search_move(live, seat, a_rng, budget, 0.5, ev, 0, z)
-        b = search.search_move(zeroed, seat, b_rng, budget, 0.5, ev, 0, z)
+        a = search.search_move(live, seat, a_rng, budget, 0.5, ev, 0, z, table)
+        b = search.search_move(zeroed, seat, b_rng, budget, 0.5, ev, 0, z, table)
         assert a == b and a_rng[0] == b_rng[0]
         assert np.array_equal(live, s), "search wrote into the state it was handed"
         assert (s[V.LEGAL + seat] >> a) & 1

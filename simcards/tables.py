@@ -1,0 +1,186 @@
+"""Tables a strategy builds by simulation, cached on disk and handed to its compiled code at
+run time, behind the seat's parameter values.
+
+A strategy file may define, beside its decision functions::
+
+    def table_for(n_players, game_params, row) -> TableRequest | None
+
+``game_params`` is the engine's rule row (``encode_params``), ``row`` the seat's declared
+parameter values (simcards.params). It returns None when that seat needs no table, or a
+``TableRequest`` (simcards.params): a name, a key (what of the row the table depends on,
+e.g. the rollout strategy, so that seats differing only in a budget share one table), a
+``build(compiled)`` that returns a float64 vector, the same bytes on every machine (a fixed
+seed, integer counts, no dependence on timing or thread order), and the compiled functions
+the build calls (``entries``): ``compiled`` hands them back as entry points of a generated
+module that numba caches on disk, so that only the first build compiles the engine and the
+strategies (about 30 s of CPU for Five Alive's value table; a build after it: 4 s).
+
+``attach`` (called by simcards.batch.prepare) appends the table to that seat's row:
+``row[len(PARAMS):]`` is the table, and the kernel and the reference twin hand the whole row
+to the strategy's functions, as they hand any parameter. Nothing is compiled in: a table is
+data, so a new table recompiles nothing, and numba's on-disk cache can never hold a stale one
+(a global array would be frozen into the machine code as a constant).
+
+Caching: ``<kernel folder>/tables/<game_pkg>-<strategy>-<hash>.npy``, the hash covering the game,
+the player count, the rule row, the request's name and key, ``FORMAT``, the numba, NumPy and
+Python versions, and every project source the strategy file reaches through imports
+(simcards.sources, as the kernels) and this module: an edit of the engine, the rules, the
+rollout strategy or the table's own code builds a new table; an old one is never read again
+(like old kernel modules, it stays until the folder is deleted). Within a process a table is
+kept in memory. The entry-point modules, ``<kernel folder>/_simcards_table_<game_pkg>_<strategy>_<hash>.py``,
+carry the same hash of the sources, so their cached machine code is never stale either.
+A build is announced on simcards.events (``table-start``, ``table-done``); a file lock makes
+processes started together build it once.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Mapping, Sequence
+
+import numba
+import numpy as np
+from filelock import FileLock
+
+from simcards import sources
+from simcards.config import kernel_dir
+from simcards.events import emit
+from simcards.params import TableRequest
+
+#: Bump when the cache's file format or key changes meaning.
+FORMAT = "1"
+#: The name of the hook a strategy module defines.
+HOOK = "table_for"
+
+_memory: dict[str, np.ndarray] = {}
+
+
+def table_dir() -> Path:
+    """Where built tables are kept: beside the generated kernels."""
+    return kernel_dir() / "tables"
+
+
+def dependencies(info) -> list[Path]:
+    """Every project source the strategy file ``info`` reaches through imports (and this
+    module): what a table built by its code depends on."""
+    import simcards
+    roots = sorted({Path(simcards.__file__).parent.resolve(), info.path.parent.parent.resolve()})
+    return sources.closure([info.module], roots, leaves=["simcards.tables"])
+
+
+def table_key(spec, info, n_players: int, game_params: np.ndarray, request: TableRequest) -> str:
+    """The cache key of a table: see the module docstring."""
+    h = _sources_hash(info)
+    h.update(f"{spec.name}\0{info.name}\0{n_players}\0{request.name}\0{request.key}\0".encode())
+    h.update(np.asarray(game_params, dtype="<i8").tobytes())
+    return h.hexdigest()[:16]
+
+
+def load_or_build(spec, info, n_players: int, game_params: np.ndarray,
+                  request: TableRequest) -> np.ndarray:
+    """The table of this request: from memory, from the cache folder, or built and saved."""
+    deps = dependencies(info)
+    sources.check_unchanged(deps)    # the code in memory must be the code the key hashes
+    sources.observe(deps)
+    key = table_key(spec, info, n_players, game_params, request)
+    if key in _memory:
+        return _memory[key]
+    folder = table_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{spec.module_name}-{info.name}-{key}.npy"
+    with FileLock(str(path) + ".lock"):   # one process builds, the others wait and load it
+        if not path.exists():
+            fields = {"game": spec.name, "strategy": info.name, "table": request.name,
+                      "n_players": n_players}
+            emit("table-start", **fields)
+            started = time.perf_counter()
+            compiled = compiled_entries(spec, info, request.entries)
+            table = np.ascontiguousarray(request.build(compiled), dtype=np.float64)
+            if table.ndim != 1:
+                raise ValueError(f"{info.path}: {HOOK} built a {table.ndim}-d table; expected 1-d")
+            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                np.save(fh, table)
+            os.replace(tmp, path)
+            emit("table-done", seconds=time.perf_counter() - started, **fields)
+        table = np.load(path)
+    table.flags.writeable = False
+    _memory[key] = table
+    return table
+
+
+def _sources_hash(info) -> hashlib._Hash:
+    h = hashlib.sha256(f"simcards table {FORMAT}\0".encode())
+    h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}\0".encode())
+    for path in dependencies(info):
+        h.update(path.name.encode() + b"\0" + sources.digest(path).encode())
+    return h
+
+
+def compiled_entries(spec, info, entries) -> SimpleNamespace:
+    """Cached entry points for the compiled functions ``entries`` (TableRequest): a generated
+    module ``_simcards_table_<game>_<strategy>_<hash>.py`` in the kernel folder whose
+    functions call them, compiled with numba's on-disk cache (``KERNEL_NJIT_OPTIONS``)."""
+    if not entries:
+        return SimpleNamespace()
+    h = _sources_hash(info)
+    lines = ["# Generated by simcards.tables: cached entry points of a table's build.",
+             "from numba import njit", "from simcards.config import KERNEL_NJIT_OPTIONS"]
+    for i, fn in enumerate(entries):
+        code = fn.py_func.__code__
+        args = ", ".join(code.co_varnames[:code.co_argcount])
+        lines += [f"from {fn.py_func.__module__} import {fn.__name__} as _f{i}", "",
+                  "@njit(**KERNEL_NJIT_OPTIONS)", f"def {fn.__name__}({args}):",
+                  f"    return _f{i}({args})", ""]
+    text = "\n".join(lines)
+    h.update(text.encode())
+    modname = f"_simcards_table_{spec.module_name}_{info.name}_{h.hexdigest()[:16]}"
+    if modname not in sys.modules:
+        folder = kernel_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{modname}.py"
+        with FileLock(str(path) + ".lock"):
+            if not path.exists() or path.read_text() != text:
+                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                with os.fdopen(fd, "w") as fh:
+                    fh.write(text)
+                os.replace(tmp, path)
+            module_spec = importlib.util.spec_from_file_location(modname, path)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+            sys.modules[modname] = module
+    module = sys.modules[modname]
+    return SimpleNamespace(**{fn.__name__: getattr(module, fn.__name__) for fn in entries})
+
+
+def attach(spec, infos: Mapping[str, object], files: Sequence[str], game_params: np.ndarray,
+           rows: np.ndarray) -> np.ndarray:
+    """The seats' parameter rows with each seat's table (if its strategy asks for one) after
+    its declared values; rows stay padded with zeros to the widest. ``files``: the strategy
+    file each seat plays; ``infos``: those files' StrategyInfo by name."""
+    n = len(files)
+    tables: list[np.ndarray | None] = []
+    for p, file in enumerate(files):
+        info = infos[file]
+        hook = getattr(importlib.import_module(info.module), HOOK, None)
+        request = hook(n, game_params, rows[p, :len(info.params)].copy()) if hook else None
+        tables.append(None if request is None else load_or_build(spec, info, n, game_params, request))
+    if all(t is None for t in tables):
+        return rows
+    width = max([rows.shape[1]] + [len(infos[f].params) + t.shape[0]
+                                   for f, t in zip(files, tables) if t is not None])
+    out = np.zeros((n, width), np.float64)
+    out[:, :rows.shape[1]] = rows
+    for p, (file, table) in enumerate(zip(files, tables)):
+        if table is not None:
+            at = len(infos[file].params)
+            out[p, at:at + table.shape[0]] = table
+    return out
