@@ -193,11 +193,17 @@ def _know(s, o, q, k):
 @njit(**_CALL, **_INTERNAL)
 def _forget(s, q, keep1, keep2):
     """Rules 10, 14: a card taken at random from q: every seat but ``keep1`` and ``keep2`` (who
-    know which card it was) knows one card less of each kind in q's hand."""
+    know which card it was) knows one card less of each kind in q's hand. Only the kinds some
+    seat counts (KNOWN_KINDS: every other count is 0): the 14-kind scan for every seat was 6% of
+    the kernel's time under perf."""
+    kinds_q = s[A_KNOWN_KINDS + q]
     for o in range(s[S_N]):
         if o != keep1 and o != keep2:
             i = A_KNOWN + o * KNOWN_ROW + q * K
-            for k in range(K):
+            kinds = kinds_q
+            while kinds != 0:
+                k = lowest_bit(kinds)
+                kinds &= kinds - 1
                 s[i + k] -= np.int64(s[i + k] > 0)
 
 
