@@ -2,11 +2,15 @@
 
 Per decision (everything compiled, no Python):
 1. ``default`` = expert's card on the real view.
-2. ``samples = max(1, budget // n_legal)`` determinizations (simcards.games.five_alive.redeal:
-   the unseen cards dealt in the public hand sizes, from public facts only). On each, every
-   legal kind is played on a copy with the *same* game generator (common samples: the kinds
-   differ by the card alone, so their difference has far less variance than their values),
-   then the rollout strategy plays every seat to the evaluation point.
+2. Determinizations while the budget of rollouts lasts: ``max(1, budget // n_legal)`` of them
+   (simcards.games.five_alive.redeal: the unseen cards dealt in the public hand sizes, from
+   public facts only). On each, every legal kind is played on a copy with the *same* game
+   generator (common samples: the kinds differ by the card alone, so their difference has far
+   less variance than their values), then the rollout strategy plays every seat to the
+   evaluation point. With ``race`` > 0, a kind that trails the default by more than ``race``
+   paired standard errors (after 16 samples) is played no more, so the budget buys more
+   samples of the close kinds, and sampling stops once only the default is left
+   (simcards.search.race).
 3. The kind with the best mean replaces ``default`` only if its mean lead over ``default``,
    paired over the same samples, exceeds ``margin`` standard errors (a probe found that
    keeping a strong default unless another card is clearly better helps: a noisy argmax
@@ -60,6 +64,22 @@ by other work (hence both above 1.74). The table is nine times closer than the m
 it estimates (_values.PRIOR_GAMES), yet the win rate moves by less than the noise of 1,000 deals:
 eval 1 stays the default. A table costs nothing per decision (the same CPU as the model, measured
 side by side); its build, about 4 s of CPU per rule set and player count (simcards.tables).
+
+Racing (``race``), measured with /tmp scripts equal to search_strength.py's games (seed 2027 on
+deals 0-999, then fresh deals: seeds 2028 and 2029, 500 each), CPU seconds of the same games side
+by side under the same load::
+
+    setting                          deals  seeds      win    95% interval   CPU of the games
+    budget=800                       1,000  2028+2029  35.2%  [33.8, 36.5]   548 s
+    budget=800  race=1.5             1,000  2028+2029  34.6%  [33.2, 36.0]   430 s
+    budget=1000 race=1.5             1,000  2028+2029  36.4%  [34.9, 37.8]   525 s
+    budget=800  race=1.5             1,000  2027       36.8%  [35.3, 38.2]   397 s (race 0: 500 s)
+
+Race 1.5 against race 0 at budget 800, paired on all 2,000 deals: +0.3 points [-0.9, +1.5] for
+about a fifth less CPU; budget 1000 with race 1.5 against the default, paired on the 1,000 fresh
+deals: +1.2 points [-0.6, +3.0] for 4% less CPU. Race 2.5 on the first 1,000 deals: 36.4%. Neither
+gain is significant, so the defaults stay (and the reports made with them stay valid);
+``search:budget=1000:race=1.5`` is the strongest setting measured at the default's cost.
 """
 import numpy as np
 from numba import njit, types
