@@ -304,6 +304,16 @@ def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
     return h.hexdigest()[:16]
 
 
+def write_source(path: Path, text: str) -> None:
+    """Write a generated module's source unless the file already holds it, write-then-rename:
+    several processes (Dask workers, test workers) may race to create it."""
+    if not path.exists() or path.read_text() != text:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+
+
 def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True) -> ModuleType:
     """The compiled entry module for this game and strategy set (ids = positions in ``infos``).
 
@@ -325,13 +335,7 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{modname}.py"
-    text = _source(spec, infos, key)
-    if not path.exists() or path.read_text() != text:
-        # write-then-rename: several processes (Dask workers) may race to create it
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+    write_source(path, _source(spec, infos, key))
     module_spec = importlib.util.spec_from_file_location(modname, path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[modname] = module

@@ -53,6 +53,7 @@ from filelock import FileLock
 from simcards import sources
 from simcards.config import kernel_dir
 from simcards.events import emit
+from simcards.kernels import write_source
 from simcards.params import TableRequest
 
 #: Bump when the cache's file format or key changes meaning.
@@ -148,11 +149,7 @@ def compiled_entries(spec, info, entries) -> SimpleNamespace:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{modname}.py"
         with FileLock(str(path) + ".lock"):
-            if not path.exists() or path.read_text() != text:
-                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-                with os.fdopen(fd, "w") as fh:
-                    fh.write(text)
-                os.replace(tmp, path)
+            write_source(path, text)
             module_spec = importlib.util.spec_from_file_location(modname, path)
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)

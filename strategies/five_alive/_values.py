@@ -55,17 +55,24 @@ _CHUNK = 10_000
 
 # ------------------------------------------------------------------ the lives model (eval 1)
 @njit(**NJIT_OPTIONS)
-def round_value(x, seat, memo, scratch):
-    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended).
-    ``scratch``: 2 * MAX_PLAYERS int64s, so that a rollout's end allocates nothing."""
-    n = x[N]
+def _others_lives(x, seat, scratch):
+    """The lives of every seat but ``seat``, in seat order, written into ``scratch``'s upper
+    half (2 * MAX_PLAYERS int64s: a rollout's end allocates nothing); returns that half."""
     others = scratch[MAX_PLAYERS:]
     c = 0
-    for q in range(n):
+    for q in range(x[N]):
         if q != seat:
             others[c] = x[LIVES + q]
             c += 1
-    return model_value(x[LIVES + seat], others, n - 1, x[BLITZ] != 0, memo, scratch[:MAX_PLAYERS])
+    return others
+
+
+@njit(**NJIT_OPTIONS)
+def round_value(x, seat, memo, scratch):
+    """The model's chance that ``seat`` wins from the lives in ``x`` (a round just ended).
+    ``scratch``: 2 * MAX_PLAYERS int64s, so that a rollout's end allocates nothing."""
+    others = _others_lives(x, seat, scratch)
+    return model_value(x[LIVES + seat], others, x[N] - 1, x[BLITZ] != 0, memo, scratch[:MAX_PLAYERS])
 
 
 @njit(**NJIT_OPTIONS)
@@ -167,14 +174,8 @@ def table_index(m, others, k, lives0, srt):
 @njit(**NJIT_OPTIONS)
 def table_value(x, seat, table, scratch):
     """The table's chance that ``seat`` wins from the lives in ``x`` (a round just ended)."""
-    n = x[N]
-    others = scratch[MAX_PLAYERS:]
-    c = 0
-    for q in range(n):
-        if q != seat:
-            others[c] = x[LIVES + q]
-            c += 1
-    return table[HEADER + table_index(x[LIVES + seat], others, n - 1, x[LIVES0],
+    others = _others_lives(x, seat, scratch)
+    return table[HEADER + table_index(x[LIVES + seat], others, x[N] - 1, x[LIVES0],
                                       scratch[:MAX_PLAYERS])]
 
 
