@@ -37,31 +37,30 @@ class KernelNotes:
         if not self.console.is_terminal:
             return
         if kind == "compile-start":
-            self._status = self.console.status(
-                Text(f"compiling {f['game']} for {_set(f['strategies'])} … first use of this set, "
-                     f"about {f['estimate_s']:.0f} s"))
-            self._status.start()
+            self._start(f"compiling {f['game']} for {_set(f['strategies'])} … first use of this set, "
+                        f"about {f['estimate_s']:.0f} s")
         elif kind == "compile-done":
-            if self._status is not None:
-                self._status.stop()
-                self._status = None
-            self.note(f"compiled {f['game']} for {_set(f['strategies'])} in {f['seconds']:.1f} s "
-                      "(kept in the cache for the next runs)")
+            self._done(f"compiled {f['game']} for {_set(f['strategies'])} in {f['seconds']:.1f} s")
         elif kind == "kernel-cached":
             self.note(f"loaded the compiled {f['game']} kernel for {_set(f['strategies'])} "
                       f"from the cache in {f['seconds']:.1f} s")
         elif kind == "table-start":
-            self._status = self.console.status(
-                Text(f"building the {f['table']} of {f['strategy']} for {f['game']} at "
-                     f"{f['n_players']} players by simulation … first use of these rules"))
-            self._status.start()
+            self._start(f"building the {f['table']} of {f['strategy']} for {f['game']} at "
+                        f"{f['n_players']} players by simulation … first use of these rules")
         elif kind == "table-done":
-            if self._status is not None:
-                self._status.stop()
-                self._status = None
-            self.note(f"built the {f['table']} of {f['strategy']} for {f['game']} at "
-                      f"{f['n_players']} players in {f['seconds']:.1f} s (kept in the cache for "
-                      "the next runs)")
+            self._done(f"built the {f['table']} of {f['strategy']} for {f['game']} at "
+                       f"{f['n_players']} players in {f['seconds']:.1f} s")
+
+    def _start(self, text: str) -> None:
+        self._status = self.console.status(Text(text))
+        self._status.start()
+
+    def _done(self, text: str) -> None:
+        """Stop the status line; note what was done and that the cache keeps it."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+        self.note(f"{text} (kept in the cache for the next runs)")
 
     def note(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, style="dim")
