@@ -105,7 +105,7 @@ static inline void shuffle(uint8_t *a, int n, uint64_t *x) {
 
 /* ------------------------------------------------------------------ the game */
 typedef struct {
-    int n, alive_n, cur, dir, total, dealer, turns, rounds, busts, unfinished;
+    int n, alive_n, cur, dir, dealer, turns, rounds, busts, unfinished;  /* cur: who starts a round */
     int stock_n, pile_n, deck;
     uint64_t rng;
     int lives[MAX_PLAYERS], out_at[MAX_PLAYERS], hand_n[MAX_PLAYERS];
@@ -176,7 +176,6 @@ static void start_round(Game *g) {
     int m = g->alive_n * HAND_SIZE;
     deal(g, g->stock, g->deck - 1, m, g->dealer, 1);
     g->stock_n = g->deck - m;
-    g->total = 0;
     g->dir = 1;
     g->cur = next_seat(g, g->dealer, 1);
     g->rounds++;
@@ -246,10 +245,9 @@ static int round_emptied(Game *g, int p) {
  * (a new one has started) or the game. */
 enum { PLAY_ON, ROUND_OVER, GAME_OVER };
 
-/* Killer: total 0; each other survivor in turn order discards a 0 or loses a life. */
+/* Killer (the caller sets the total to 0): each other survivor in turn order discards a 0 or loses a life. */
 static int killer(Game *g, int p, int d) {
     int emptied = 0;
-    g->total = 0;
     for (int q = next_seat(g, p, d); q != p; q = next_seat(g, q, d)) {
         if (g->hand[q][0] > 0) {
             emptied |= take(g, q, 0) == 0;
@@ -263,12 +261,11 @@ static int killer(Game *g, int p, int d) {
     return PLAY_ON;
 }
 
-/* Redeal: total 0; every hand gathered (kinds ascending, seats ascending), shuffled and dealt
+/* Redeal (the caller sets the total to 0): every hand gathered (kinds ascending, seats ascending), shuffled and dealt
  * from the top starting after p in direction d. */
 static int redeal(Game *g, int p, int d) {
     int m = 0;
     uint32_t kinds = 0;
-    g->total = 0;
     for (int q = 0; q < g->n; q++) kinds |= g->held[q];
     for (; kinds; kinds &= kinds - 1) {
         int k = __builtin_ctz(kinds);
@@ -287,42 +284,6 @@ static int redeal(Game *g, int p, int d) {
     return PLAY_ON;
 }
 
-/* Seat p plays card (rules 3a, 6, 9). Returns 1 when the game is over. */
-static inline int apply(Game *g, int p, int card) {
-    int left = take(g, p, card);
-    g->pile[g->pile_n++] = (uint8_t)card;
-    g->turns++;
-    if (left == 0) {                       /* rule 9: the last card's effect is not resolved */
-        others_lose_life(g, p, g->dir);
-        if (game_over(g)) return 1;
-        next_round(g);
-        return 0;
-    }
-    int d = g->dir, after = p, r = PLAY_ON;
-    if (card < N_NUMBERS) {
-        g->total += card;
-    } else {
-        switch (card) {
-        case PASS: break;
-        case SKIP: after = next_seat(g, p, d); break;
-        case REVERSE: if (g->alive_n > 2) g->dir = d = -d; break;  /* with two: a Pass */
-        case SET21: g->total = 21; break;
-        case SET10: g->total = 10; break;
-        case SET0: g->total = 0; break;
-        case DRAW1: case DRAW2:
-            for (int q = next_seat(g, p, d); q != p; q = next_seat(g, q, d))
-                for (int i = card == DRAW1 ? 1 : 2; i > 0; i--) draw(g, q);
-            break;
-        case KILLER: r = killer(g, p, d); break;
-        case LIFE: others_lose_life(g, p, d); if (game_over(g)) r = GAME_OVER; break;
-        case REDEAL: r = redeal(g, p, d); break;
-        }
-        if (r != PLAY_ON) return r == GAME_OVER;
-    }
-    g->cur = next_seat(g, after, d);
-    return 0;
-}
-
 /* high_first: the highest number card that fits, else the first held action of ACTION_ORDER. */
 static inline int high_first(uint32_t legal, uint32_t held) {
     uint32_t numbers = legal & NUMBERS_MASK;
@@ -337,7 +298,9 @@ static void new_game(Game *g, int n) {
         for (int i = 0; i < COUNTS[k]; i++) g->sorted[g->deck++] = (uint8_t)k;
 }
 
-/* Game `index` of `seed`, from its deal to its end. */
+/* Game `index` of `seed`, from its deal to its end. The seat to move and the total stay in
+ * registers through the turns (stored every turn, each turn's reads would wait on the last
+ * turn's stores); a new round, which sets both, is read back from the struct. */
 static void play(Game *g, uint64_t seed, uint64_t index) {
     int n = g->n;
     g->rng = seed_game(seed, index, 0);
@@ -348,20 +311,57 @@ static void play(Game *g, uint64_t seed, uint64_t index) {
     link_seats(g);
     start_round(g);
     for (int p = 0; p < n; p++) g->dealt[p] = g->held[p];
+    int cur = g->cur, total = 0;
     for (;;) {
         if (g->turns >= TURN_CAP) { g->unfinished = 1; return; }    /* rule 12 */
-        int p = g->cur;
-        uint32_t legal = g->held[p] & PLAYABLE[g->total];
+        int p = cur;
+        uint32_t held = g->held[p];
+        uint32_t legal = held & PLAYABLE[total];
         if (legal == 0) {                                            /* rule 5: bust */
             g->turns++;
             g->busts++;
-            g->total = 0;
+            total = 0;
             lose_life(g, p);
             if (game_over(g)) return;
-            g->cur = next_seat(g, p, g->dir);
+            cur = next_seat(g, p, g->dir);
             continue;
         }
-        if (apply(g, p, high_first(legal, g->held[p]))) return;
+        int card = high_first(legal, held);
+        int left = take(g, p, card);                                 /* rule 3a */
+        g->pile[g->pile_n++] = (uint8_t)card;
+        g->turns++;
+        if (left == 0) {                   /* rule 9: the last card's effect is not resolved */
+            others_lose_life(g, p, g->dir);
+            if (game_over(g)) return;
+            next_round(g);
+            cur = g->cur;
+            total = 0;
+            continue;
+        }
+        int d = g->dir, after = p;         /* the seat after `after` plays next */
+        if (card < N_NUMBERS) {
+            total += card;
+        } else {                           /* rule 6 */
+            int r = PLAY_ON;
+            switch (card) {
+            case PASS: break;
+            case SKIP: after = next_seat(g, p, d); break;
+            case REVERSE: if (g->alive_n > 2) g->dir = d = -d; break;  /* with two: a Pass */
+            case SET21: total = 21; break;
+            case SET10: total = 10; break;
+            case SET0: total = 0; break;
+            case DRAW1: case DRAW2:
+                for (int q = next_seat(g, p, d); q != p; q = next_seat(g, q, d))
+                    for (int i = card == DRAW1 ? 1 : 2; i > 0; i--) draw(g, q);
+                break;
+            case KILLER: total = 0; r = killer(g, p, d); break;
+            case LIFE: others_lose_life(g, p, d); if (game_over(g)) r = GAME_OVER; break;
+            case REDEAL: total = 0; r = redeal(g, p, d); break;
+            }
+            if (r == GAME_OVER) return;
+            if (r == ROUND_OVER) { cur = g->cur; total = 0; continue; }
+        }
+        cur = next_seat(g, after, d);
     }
 }
 
