@@ -41,6 +41,14 @@ from simcards.games.five_alive.view import (
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
+#: For the engine's own functions, called with the borrowed state, never keeping, returning or
+#: allocating an array: no Python or C wrapper (nobody calls them from Python) and no reference
+#: counting (``_nrt=False``): with it, each call and each slice of the state cost calls to
+#: NRT_incref/NRT_decref on the borrowed arrays' null counters (measured: a tenth of the
+#: kernel's samples, in the rare effects and the shuffles; as in the other games' engines).
+#: A callee compiled first from such a function inherits these flags (numba's flag
+#: inheritance): NJIT_OPTIONS spells out ``forceinline``.
+_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 # result columns (simcards.registry: seat rows start with win, rank)
 C_LIVES = 2 + SEAT_COLUMNS.index("lives")
 C_DEALT = 2 + SEAT_COLUMNS.index("dealt_mask")
@@ -92,7 +100,7 @@ def _next(s, p, d):
     return s[NEXT_SEAT + (d > 0) * MAX_PLAYERS + p]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _link_seats(s):
     """Fill NEXT_SEAT from the lives; after the deal's start and whenever a seat goes out."""
     n = s[N]
@@ -120,7 +128,7 @@ def new_state(n, params):
     return s
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _sort_deck(s):
     """The deck in canonical order, kinds ascending, from COUNTS: what every deal copies
     (new_state, and a search's re-deal rebuilding hidden fields)."""
@@ -180,7 +188,7 @@ def start_game(s, rng):
         s[DEALT + p] = s[HELD + p]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def start_round(s, rng):
     """Rules 2-3: the whole deck in canonical order (kinds ascending), shuffled, dealt one
     card at a time from the dealer's left."""
@@ -206,7 +214,7 @@ def start_round(s, rng):
     s[ROUNDS] += 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _deal(s, top, m, p, d):
     """Deal the m cards s[top], s[top - 1], ... one at a time round the players still in,
     from the one after p in direction d, into empty hands: the j-th player in that order
@@ -226,7 +234,7 @@ def _deal(s, top, m, p, d):
         s[HELD + q] = held
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _refill_stock(s, rng):
     """Rule 8: the pile's top card stays, the rest is shuffled into a new stock."""
     m = s[PILE_N] - 1
@@ -244,7 +252,7 @@ def _refill_stock(s, rng):
     _shuffle(s, STOCK, m, rng)
 
 
-@njit(**FORCEINLINE_NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS, **_INTERNAL)
 def _draw(s, rng, q):
     if s[STOCK_N] == 0:
         _refill_stock(s, rng)
@@ -255,7 +263,7 @@ def _draw(s, rng, q):
     s[LACKS + q] = 0              # what it lacked may be the card it drew
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
     s[OUT_AT + p] = s[TURNS]
@@ -267,7 +275,7 @@ def _eliminate(s, p):
     s[LACKS + p] = 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _hand_to_bottom(s, p):
     """simcards.engine.hand_to_bottom for seat p's hand (kinds ascending under the stock),
     visiting only the kinds it holds (its HELD mask) and counting its cards from HAND_N:
@@ -290,7 +298,7 @@ def _hand_to_bottom(s, p):
     s[STOCK_N] += c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _lose_life(s, p):
     s[LIVES + p] -= 1
     if s[LIVES + p] == 0:
@@ -306,13 +314,13 @@ def _game_over(s):
     return False
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _next_round(s, rng):
     s[DEALER] = _next(s, s[DEALER], 1)
     start_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _others_lose_life(s, p, d):
     q = _next(s, p, d)
     while q != p:
@@ -320,7 +328,7 @@ def _others_lose_life(s, p, d):
         q = _next(s, q, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _round_won(s, rng, p):
     """Rule 9: the last card's effect is not resolved; every other survivor loses a life."""
     _others_lose_life(s, p, s[DIR])
@@ -328,7 +336,7 @@ def _round_won(s, rng, p):
         _next_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _round_emptied(s, rng, p):
     """Rule 9a: someone ran out of cards without playing; holders of cards lose a life."""
     d = s[DIR]
@@ -382,7 +390,7 @@ def legal_moves(s, out):
     return c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _bust(s, p):
     """Rule 5: no legal card: lose a life, keep the hand, total back to 0. The table now
     knows the seat holds none of the kinds playable at that total."""
@@ -504,7 +512,7 @@ def apply_turn(s, rng, turn, kind, card):
     s[CUR] = _next(s, after, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _others_draw(s, rng, p, d, k):
     """Draw 1 / Draw 2: every other survivor in turn order draws k cards (rule 8 if the
     stock runs out)."""
@@ -515,7 +523,7 @@ def _others_draw(s, rng, p, d, k):
         q = _next(s, q, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _killer(s, rng, p, d):
     """Killer: each other survivor in turn order discards a 0 or loses a life; total 0.
     False when that ended the game or the round (a hand emptied, rule 9a)."""
@@ -540,7 +548,7 @@ def _killer(s, rng, p, d):
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _redeal_card(s, rng, p, d):
     """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
     card (rule 9a: the round ends)."""
@@ -553,7 +561,7 @@ def _redeal_card(s, rng, p, d):
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _redeal(s, rng, p, d):
     """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
     scratch = scratch_at(s)
@@ -597,7 +605,7 @@ def write_result(s, seat_out, game_out):
     game_out[G_UNFINISHED] = s[UNFINISHED]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _rank_key(s, p):
     """Higher is better: lives when unfinished; blitz: lives, then low number cards;
     else the survivor, then the later a player went out."""
