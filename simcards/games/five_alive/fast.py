@@ -299,21 +299,23 @@ def _eliminate(s, p):
 def _hand_to_bottom(s, p):
     """simcards.engine.hand_to_bottom for seat p's hand (kinds ascending under the stock),
     visiting only the kinds it holds (its HELD mask) and counting its cards from HAND_N:
-    half the work of the loops over every kind."""
+    half the work of the loops over every kind. Positions are indexed unsigned (never
+    negative): no wrap-around test per card moved."""
     c = s[HAND_N + p]
     if c == 0:
         return
     for i in range(s[STOCK_N] - 1, -1, -1):
-        s[STOCK + i + c] = s[STOCK + i]
+        at = np.uint64(STOCK + i)
+        s[at + np.uint64(c)] = s[at]
     h = hand(p)
-    pos = STOCK
+    pos = np.uint64(STOCK)
     kinds = s[HELD + p]
     while kinds != 0:
         k = lowest_bit(kinds)
         kinds &= kinds - 1
         for _ in range(s[h + k]):
             s[pos] = k
-            pos += 1
+            pos += np.uint64(1)
         s[h + k] = 0
     s[STOCK_N] += c
 
@@ -583,8 +585,10 @@ def _redeal_card(s, rng, p, d):
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
 def _redeal(s, rng, p, d):
-    """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
-    scratch = scratch_at(s)
+    """Gather all hands (kinds ascending), shuffle, deal from the top starting after p.
+    Cards of a kind are alike, so each kind's count is summed over the seats first (no
+    branch per seat) and written once."""
+    pos = np.uint64(scratch_at(s))
     m = 0
     kinds = 0
     for q in range(s[N]):
@@ -592,11 +596,15 @@ def _redeal(s, rng, p, d):
     while kinds != 0:
         k = lowest_bit(kinds)
         kinds &= kinds - 1
+        c = 0
         for q in range(s[N]):
-            for _ in range(s[hand(q) + k]):
-                s[scratch + m] = k
-                m += 1
+            c += s[hand(q) + k]
             s[hand(q) + k] = 0
+        for _ in range(c):
+            s[pos] = k
+            pos += np.uint64(1)
+        m += c
+    scratch = scratch_at(s)
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
     s[LACKS:LACKS + MAX_PLAYERS] = 0
