@@ -69,38 +69,16 @@ static inline uint32_t below(uint64_t *x, uint32_t n) {
     return (uint32_t)(m >> 32);
 }
 
-/* Fisher-Yates from the last position down (rng.shuffle_range), exactly. */
-static void shuffle_exact(uint8_t *a, int n, uint64_t *x) {
+/* Fisher-Yates from the last position down (rng.shuffle_range). The draws do not depend on
+ * the swaps, so the core overlaps them; measured here, this loop beat computing every draw
+ * first as the engine does (rng.shuffle_range_ahead): 205-235 ns against 230-265 per 77 cards. */
+static inline void shuffle(uint8_t *a, int n, uint64_t *x) {
     for (int i = n - 1; i > 0; i--) {
         uint32_t j = below(x, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
     }
-}
-
-/* The same permutation from the same numbers: every draw computed first (independent of each
- * other, so the core overlaps them), then the swaps; the first draw Lemire might reject hands
- * over to the exact loop from that position (rng.shuffle_range_ahead). */
-static inline void shuffle(uint8_t *a, int n, uint64_t *x) {
-    uint64_t draws[MAX_DECK];
-    uint64_t x0 = *x;
-    for (int t = 0; t < n - 1; t++)
-        draws[t] = (mix(x0 + (uint64_t)(t + 1) * GOLDEN) >> 32) * (uint64_t)(n - t);
-    for (int t = 0; t < n - 1; t++) {
-        int i = n - 1 - t;
-        uint64_t m = draws[t];
-        if ((uint32_t)m < (uint32_t)(i + 1)) {
-            *x = x0 + (uint64_t)t * GOLDEN;
-            shuffle_exact(a, i + 1, x);
-            return;
-        }
-        uint32_t j = (uint32_t)(m >> 32);
-        uint8_t c = a[i];
-        a[i] = a[j];
-        a[j] = c;
-    }
-    if (n > 1) *x = x0 + (uint64_t)(n - 1) * GOLDEN;
 }
 
 /* ------------------------------------------------------------------ the game */
@@ -157,12 +135,22 @@ static inline int take(Game *g, int p, int card) {  /* the cards p has left */
 static inline int game_over(const Game *g) { return g->alive_n == 1; }  /* rule 10; no blitz */
 
 /* Deal the top m cards of a (a[top], a[top-1], ...) one at a time from the seat after p in
- * direction d, round the seats still in. */
+ * direction d, round the seats still in, into empty hands: the j-th seat in that order gets
+ * the cards j, j + alive, ... from the top (one seat at a time, its mask and count kept in
+ * registers). */
 static inline void deal(Game *g, const uint8_t *a, int top, int m, int p, int d) {
-    int q = p;
-    for (int i = 0; i < m; i++) {
+    int q = p, alive = g->alive_n;
+    for (int j = 0; j < alive; j++) {
         q = next_seat(g, q, d);
-        give(g, q, a[top - i]);
+        uint32_t held = 0;
+        int c = 0;
+        for (int i = top - j; i > top - m; i -= alive) {
+            g->hand[q][a[i]]++;
+            held |= 1u << a[i];
+            c++;
+        }
+        g->hand_n[q] = c;
+        g->held[q] = held;
     }
 }
 
@@ -267,12 +255,14 @@ static int redeal(Game *g, int p, int d) {
     int m = 0;
     uint32_t kinds = 0;
     for (int q = 0; q < g->n; q++) kinds |= g->held[q];
-    for (; kinds; kinds &= kinds - 1) {
-        int k = __builtin_ctz(kinds);
+    for (; kinds; kinds &= kinds - 1) {       /* cards of a kind are alike: count, then write */
+        int k = __builtin_ctz(kinds), c = 0;
         for (int q = 0; q < g->n; q++) {
-            for (int i = 0; i < g->hand[q][k]; i++) g->scratch[m++] = (uint8_t)k;
+            c += g->hand[q][k];
             g->hand[q][k] = 0;
         }
+        memset(g->scratch + m, k, (size_t)c);
+        m += c;
     }
     memset(g->hand_n, 0, sizeof g->hand_n);
     memset(g->held, 0, sizeof g->held);
