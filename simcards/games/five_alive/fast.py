@@ -96,8 +96,10 @@ def _cur(s):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _next(s, p, d):
-    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-)."""
-    return s[NEXT_SEAT + (d > 0) * MAX_PLAYERS + p]
+    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-).
+    Indexed unsigned: a seat read back from the state has no known sign, and the
+    wrap-around test for a negative index would cost every turn."""
+    return s[np.uint64(NEXT_SEAT + (d > 0) * MAX_PLAYERS + p)]
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
@@ -178,7 +180,7 @@ def _take(s, p, card):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _push_pile(s, card):
-    s[PILE + s[PILE_N]] = card
+    s[np.uint64(PILE + s[PILE_N])] = card       # unsigned: no wrap-around test (every turn)
     s[PILE_N] += 1
     s[PILE_COUNTS + card] += 1
 
