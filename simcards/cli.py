@@ -358,7 +358,8 @@ def bench_cmd(
               f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
     from simcards.bench import C_TARGET, SIMULATE_1
     if result["c_ratio"] is not None:
-        out.print(f"{SIMULATE_1} is {result['c_ratio']:.2f}x the C per {unit} (target {C_TARGET}x), "
+        target = f"target {C_TARGET}x" + ("" if players == 4 else " at 4 players")   # issue 13's line-up
+        out.print(f"{SIMULATE_1} is {result['c_ratio']:.2f}x the C per {unit} ({target}), "
                   f"CPU time; {result['c_note']}", highlight=False)
     else:
         out.print(result["c_note"], highlight=False)
