@@ -14,13 +14,14 @@ the engine's structure (bit masks of held kinds, everything inlined, nothing all
 game); only the random sequence is the engine's.
 
 The binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
-hash of the source, the compiler and its flags, written to a temporary name and renamed, so
+hash of the source, the compiler, its flags and the processor, written to a temporary name and renamed, so
 that processes racing to build it never run a half-written file.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -82,9 +83,20 @@ def _compiler_version(cc: str) -> str:
     return done.stdout.splitlines()[0] if done.stdout else ""
 
 
+def _cpu() -> str:
+    """What ``-march=native`` compiles for: the processor's model and feature flags (a kernel
+    folder shared by machines must not hand one machine's binary to another)."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return platform.machine() + " " + platform.processor()
+    keep = [line for line in lines if line.startswith(("model name", "flags", "Features"))]
+    return "\n".join(dict.fromkeys(keep)) or platform.machine()
+
+
 def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
-    """The compiled program for ``source``: from the kernel folder if this source, compiler and
-    flags were built before, else compiled now.
+    """The compiled program for ``source``: from the kernel folder if this source, compiler,
+    flags and processor were built before, else compiled now.
 
     Raises
     ------
@@ -96,7 +108,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
         raise YardstickUnavailable("no C compiler found (cc, gcc or $CC)")
     text = source.read_bytes()
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
-                                     " ".join(FLAGS).encode()])).hexdigest()[:16]
+                                     " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"yardstick_{source.stem}_{key}"
@@ -109,6 +121,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
         if done.returncode != 0:
             raise YardstickUnavailable(f"{cc} {' '.join(FLAGS)} failed on {source.name}: "
                                        f"{done.stderr.strip()[:500]}")
+        os.chmod(tmp, 0o755)          # mkstemp's 0600: the linker may keep it
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
@@ -121,12 +134,27 @@ def _check_players(players: int) -> None:
         raise SimcardsError(f"the C yardstick plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
 
 
-def run(games: int, seed: int = 0, players: int = 4) -> CFigures:
-    """Time the C program over games 0..games-1 of ``seed``, on one core (one process)."""
+def _play(games: int, seed: int, players: int, *extra: str) -> str:
+    """The C program's output for these games (built first if need be)."""
     _check_players(players)
-    done = subprocess.run([str(build()), str(seed), str(games), str(players)],
-                          capture_output=True, text=True, check=True)
-    g, turns, rounds, busts, cpu, wall, _checksum = done.stdout.split()
+    program = build()
+    done = subprocess.run([str(program), str(seed), str(games), str(players), *extra],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise YardstickUnavailable(f"{program.name} failed (exit {done.returncode}): "
+                                   f"{done.stderr.strip()[:500]}")
+    return done.stdout
+
+
+def run(games: int, seed: int = 0, players: int = 4) -> CFigures:
+    """Time the C program over games 0..games-1 of ``seed``, on one core (one process).
+
+    Raises
+    ------
+    YardstickUnavailable
+        No C compiler, or the build or the program failed.
+    """
+    g, turns, rounds, busts, cpu, wall, _checksum = _play(games, seed, players).split()
     return CFigures(int(g), int(turns), int(rounds), int(busts), float(cpu), float(wall))
 
 
@@ -134,10 +162,8 @@ def games_played(games: int, seed: int = 0, players: int = 4) -> dict[str, np.nd
     """Per game of the C program, the frame's columns: ``turns``, ``rounds``, ``busts``,
     ``unfinished`` (shape (games,)) and per seat ``win``, ``rank``, ``lives``, ``dealt_mask``
     (shape (games, players))."""
-    _check_players(players)
-    done = subprocess.run([str(build()), str(seed), str(games), str(players), "check"],
-                          capture_output=True, text=True, check=True)
-    table = np.array([line.split() for line in done.stdout.splitlines()], dtype=np.int64)
+    out = _play(games, seed, players, "check")
+    table = np.array([line.split() for line in out.splitlines()], dtype=np.int64)
     table = table.reshape(games, 4 + 4 * players)
     out = {name: table[:, i] for i, name in enumerate(("turns", "rounds", "busts", "unfinished"))}
     seats = table[:, 4:].reshape(games, players, 4)

@@ -4,6 +4,9 @@ compiler and flags, and a machine without a C compiler gets a note, not a crash.
 No timing is asserted."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -61,6 +64,15 @@ def test_without_a_c_compiler_there_is_a_note(monkeypatch):
     row, note = c_yardstick("five-alive", ["high_first"] * 4,
                             ["simcards_strategies.five_alive.high_first"] * 4, 10, 0)
     assert row is None and "no C compiler" in note
+
+
+def test_a_failing_c_program_is_a_note_not_a_crash(monkeypatch):
+    monkeypatch.setattr(yardstick, "build", lambda source=None: Path(shutil.which("false")))
+    with pytest.raises(yardstick.YardstickUnavailable, match="failed"):
+        yardstick.run(10)
+    row, note = c_yardstick("five-alive", ["high_first"] * 4,
+                            ["simcards_strategies.five_alive.high_first"] * 4, 10, 0)
+    assert row is None and note.startswith("no C yardstick: false failed")
 
 
 @pytest.mark.parametrize(("game", "strategies", "modules"), [
