@@ -151,6 +151,9 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     c_row, c_note = c_yardstick(game, batch.strategies, [batch.infos[sid].module for sid in batch.sids], games, seed)
     if c_row is not None:
         rows.insert(len(rows) - 1, c_row)       # before the reference engine, the information row
+        if c_row["steps"] != kernel_row["steps"]:   # the same games count the same turns
+            c_note += (f"; WARNING: the C played {c_row['steps']:,} turns where simulate played "
+                       f"{kernel_row['steps']:,}: not the same games, the ratio means nothing")
     # decisions (moves a strategy chose) per game, counted on the first games again: a turn may
     # be forced (a bust), and a search player's cost is per decision
     kernel, status = batch.kernel(check=False), np.zeros(STATUS_SIZE, np.int64)
