@@ -33,7 +33,7 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert list(rows).index(TIGHT_C) == list(rows).index(REFERENCE) - 1
     assert rows[TIGHT_C]["steps"] == rows[KERNEL_1]["steps"] and rows[TIGHT_C]["vs_previous"] is None
     assert result["c_ratio"] == pytest.approx(rows[SIMULATE_1]["cpu_ns_per_step"] / rows[TIGHT_C]["cpu_ns_per_step"])
-    assert "-O3" in result["c_note"]
+    assert "-O3" in result["c_note"] and "WARNING" not in result["c_note"]
 
 
 def test_bench_command_names_its_yardstick(monkeypatch):
@@ -51,3 +51,13 @@ def test_bench_without_a_c_compiler_says_so(monkeypatch):
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())
     assert "no C yardstick: no C compiler found" in text and TIGHT_C not in text
+
+
+def test_bench_flags_a_c_yardstick_that_played_other_games(monkeypatch):
+    from simcards import bench as bench_module
+
+    def off_by_one(game, strategies, modules, games, seed):
+        return {"engine": TIGHT_C, "games": games, "seconds": 1.0, "cpu_seconds": 1.0, "steps": 7}, "C"
+    monkeypatch.setattr(bench_module, "c_yardstick", off_by_one)
+    result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
+    assert "WARNING: the C played 7 turns" in result["c_note"]
