@@ -47,6 +47,7 @@ def test_bench_command_names_its_yardstick(monkeypatch):
 
 def test_bench_without_a_c_compiler_says_so(monkeypatch):
     monkeypatch.setenv("CC", "no-such-c-compiler")
+    monkeypatch.setattr("simcards.bench.fresh_start_seconds", lambda game, strategies: 0.0)  # not tested here
     out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())
@@ -59,5 +60,6 @@ def test_bench_flags_a_c_yardstick_that_played_other_games(monkeypatch):
     def off_by_one(game, strategies, modules, games, seed):
         return {"engine": TIGHT_C, "games": games, "seconds": 1.0, "cpu_seconds": 1.0, "steps": 7}, "C"
     monkeypatch.setattr(bench_module, "c_yardstick", off_by_one)
+    monkeypatch.setattr(bench_module, "fresh_start_seconds", lambda game, strategies: 0.0)
     result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
     assert "WARNING: the C played 7 turns" in result["c_note"]
