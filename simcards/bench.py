@@ -7,6 +7,12 @@ The yardstick is the previous release's figures on the project's machine
 (simcards.bench_release); the readable reference engine is timed for information only, since
 it is written to be read, not to be fast.
 
+For Five Alive with ``high_first`` in every seat a second yardstick is timed in the same run:
+a tight single-threaded C program that plays exactly the same games (simcards.yardstick),
+compiled with the system C compiler on this machine. Issue 13's target is ``simulate`` on one
+core at most 1.5x its CPU time per turn; ``c_ratio`` is that ratio. Other line-ups have no C
+yardstick (``c_note`` says so, as it says when no C compiler is found).
+
 Wall-clock figures measure the machine as well as the engine: on a shared or busy machine
 compare the CPU-time figures (per core), which the load of other processes changes much less.
 """
@@ -37,6 +43,10 @@ print(time.perf_counter() - t)
 """
 
 SIMULATE_1 = "simulate, 1 core"
+#: The C yardstick's row (simcards.yardstick: cc -O3 -march=native, one process).
+TIGHT_C = "tight C (cc -O3), 1 core"
+#: Issue 13's target: simulate on one core at most this many times the C's CPU time per turn.
+C_TARGET = 1.5
 #: Games whose decisions are counted (a replay of each), for decisions per second.
 DECISION_SAMPLE = 1000
 KERNEL_1 = "kernel only, 1 core"
@@ -56,15 +66,52 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence[str],
+                games: int, seed: int) -> tuple[dict | None, str]:
+    """The tight C row for this line-up, timed now, and a note; ``(None, why)`` when there is
+    no C yardstick for the line-up or no C compiler on this machine.
+
+    Parameters
+    ----------
+    game, strategies
+        The game and the canonical strategy of every seat (default rules).
+    strategy_modules
+        The module each seat's strategy resolved to: a ``high_first`` from a user's strategy
+        folder is not the one the C plays.
+    games, seed
+        Games 0..games-1 of the seed, as the other rows play them.
+    """
+    from simcards import yardstick
+    builtin = f"simcards_strategies.five_alive.{yardstick.STRATEGY}"
+    if (game != yardstick.GAME or any(s != yardstick.STRATEGY for s in strategies)
+            or any(m != builtin for m in strategy_modules)):
+        return None, (f"no C yardstick for this line-up (only {yardstick.GAME} with the built-in "
+                      f"{yardstick.STRATEGY} in every seat)")
+    try:
+        c = yardstick.run(games, seed, len(strategies))
+    except yardstick.YardstickUnavailable as exc:
+        return None, f"no C yardstick: {exc}"
+    return ({"engine": TIGHT_C, "games": c.games, "seconds": c.seconds, "cpu_seconds": c.cpu_seconds,
+             "steps": c.turns}, f"C built with {yardstick.compiler()} {' '.join(yardstick.FLAGS)}")
+
+
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
           strategy: str = "", seed: int = 0, strategy_dirs: Sequence[str] = ()) -> dict:
     """Time ``games`` games of ``strategy`` in every seat; one row per way of playing them.
 
     Also counts the decisions of the first games (``decisions_per_game``), for decisions per
     second and CPU milliseconds per decision on one core, a search player's measure.
-    Returns ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
-    cpu_ns_per_step, and ``vs_previous``: the previous release's CPU ns per step over this
-    one's, where the release has a figure), the step ``unit``, and the load of the machine."""
+
+    Returns
+    -------
+    dict
+        ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
+        cpu_ns_per_step, and ``vs_previous``: the previous release's CPU ns per step over this
+        one's, where the release has a figure), the tight C row among them where the line-up
+        has one (``TIGHT_C``: it plays the same games, so it counts the same steps);
+        ``c_ratio``, simulate's CPU ns per step on one core over the C's (None without a C
+        row) and ``c_note`` (the compiler, or why there is no C row); the step ``unit``, and
+        the load of the machine."""
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     col = list(batch.spec.game_columns).index(batch.spec.step_column)
     t = time.perf_counter()
@@ -101,6 +148,12 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     _, wall, cpu = _timed(reference)
     rows.append({"engine": REFERENCE, "games": reference_games, "seconds": wall,
                  "cpu_seconds": cpu, "steps": steps})
+    c_row, c_note = c_yardstick(game, batch.strategies, [batch.infos[sid].module for sid in batch.sids], games, seed)
+    if c_row is not None:
+        rows.insert(len(rows) - 1, c_row)       # before the reference engine, the information row
+        if c_row["steps"] != kernel_row["steps"]:   # the same games count the same turns
+            c_note += (f"; WARNING: the C played {c_row['steps']:,} turns where simulate played "
+                       f"{kernel_row['steps']:,}: not the same games, the ratio means nothing")
     # decisions (moves a strategy chose) per game, counted on the first games again: a turn may
     # be forced (a bust), and a search player's cost is per decision
     kernel, status = batch.kernel(check=False), np.zeros(STATUS_SIZE, np.int64)
@@ -116,7 +169,8 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         was = before.get(row["engine"]) if before else None
         row["vs_previous"] = was / row["cpu_ns_per_step"] if was else None
     one_core = rows[0]
-    return {"rows": rows, "decisions_per_game": decisions, "decisions_sample": sample,
+    c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
+    return {"rows": rows, "c_ratio": c_ratio, "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
             "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],
             "cpu_ms_per_decision": one_core["cpu_seconds"] / (one_core["games"] * decisions) * 1e3, "unit": batch.spec.step_column.rstrip("s"),
             "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,

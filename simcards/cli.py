@@ -332,7 +332,10 @@ def bench_cmd(
     strategy_dir: StrategyDirOpt = None,
 ) -> None:
     """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
-    against the previous release; the kernel alone and the reference engine for information."""
+    against the previous release; the kernel alone and the reference engine for information.
+    Five Alive with high_first in every seat also times a tight C program playing the same games,
+    built here with the system C compiler: issue 13's target is simulate on one core at most
+    1.5x its CPU time per turn."""
     from simcards.bench import bench
     from simcards.bench_release import MACHINE, RELEASE
     from simcards.registry import get_game
@@ -353,6 +356,13 @@ def bench_cmd(
     out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
               f"games), {result['decisions_per_s']:,.0f} per second on one core, "
               f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
+    from simcards.bench import C_TARGET, SIMULATE_1
+    if result["c_ratio"] is not None:
+        target = f"target {C_TARGET}x" + ("" if players == 4 else " at 4 players")   # issue 13's line-up
+        out.print(f"{SIMULATE_1} is {result['c_ratio']:.2f}x the C per {unit} ({target}), "
+                  f"CPU time; {result['c_note']}", highlight=False)
+    else:
+        out.print(result["c_note"], highlight=False)
     out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "

@@ -7,7 +7,8 @@ from typer.testing import CliRunner
 
 import simcards
 from simcards import bench_release
-from simcards.bench import KERNEL_1, REFERENCE, SIMULATE_1, bench
+from simcards.bench import C_TARGET, KERNEL_1, REFERENCE, SIMULATE_1, TIGHT_C, bench
+from simcards import cli
 from simcards.cli import app
 
 
@@ -28,10 +29,37 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert result["decisions_sample"] == 300
     assert result["decisions_per_game"] == pytest.approx((per_game["turns"] - per_game["busts"]).mean())
     assert result["cpu_ms_per_decision"] > 0 and result["decisions_per_s"] > 0
+    # the tight C yardstick plays the same games (so the same turns), before the reference row
+    assert list(rows).index(TIGHT_C) == list(rows).index(REFERENCE) - 1
+    assert rows[TIGHT_C]["steps"] == rows[KERNEL_1]["steps"] and rows[TIGHT_C]["vs_previous"] is None
+    assert result["c_ratio"] == pytest.approx(rows[SIMULATE_1]["cpu_ns_per_step"] / rows[TIGHT_C]["cpu_ns_per_step"])
+    assert "-O3" in result["c_note"] and "WARNING" not in result["c_note"]
 
 
-def test_bench_command_names_its_yardstick():
+def test_bench_command_names_its_yardstick(monkeypatch):
+    monkeypatch.setattr(cli.out, "_width", 200)     # the table's cells unwrapped
     out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())      # the table wraps its cells at the console's width
     assert "previous release 0.1.0" in text and "reference" in text and "kernel" in text
+    assert TIGHT_C in text and f"x the C per turn (target {C_TARGET}x)" in text
+
+
+def test_bench_without_a_c_compiler_says_so(monkeypatch):
+    monkeypatch.setenv("CC", "no-such-c-compiler")
+    monkeypatch.setattr("simcards.bench.fresh_start_seconds", lambda game, strategies: 0.0)  # not tested here
+    out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "no C yardstick: no C compiler found" in text and TIGHT_C not in text
+
+
+def test_bench_flags_a_c_yardstick_that_played_other_games(monkeypatch):
+    from simcards import bench as bench_module
+
+    def off_by_one(game, strategies, modules, games, seed):
+        return {"engine": TIGHT_C, "games": games, "seconds": 1.0, "cpu_seconds": 1.0, "steps": 7}, "C"
+    monkeypatch.setattr(bench_module, "c_yardstick", off_by_one)
+    monkeypatch.setattr(bench_module, "fresh_start_seconds", lambda game, strategies: 0.0)
+    result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
+    assert "WARNING: the C played 7 turns" in result["c_note"]

@@ -41,6 +41,15 @@ from simcards.games.five_alive.view import (
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
+#: For the engine's own functions, called with the borrowed state, never keeping, returning or
+#: allocating an array: no Python or C wrapper (nobody calls them from Python) and no reference
+#: counting (``_nrt=False``): with it, each call and each slice of the state cost calls to
+#: NRT_incref/NRT_decref on the borrowed arrays' null counters, in the rare effects and around
+#: the shuffles (measured: the kernel took about a fifth less CPU per turn without them; as in
+#: the other games' engines).
+#: A callee compiled first from such a function inherits these flags (numba's flag
+#: inheritance): NJIT_OPTIONS spells out ``forceinline``.
+_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 # result columns (simcards.registry: seat rows start with win, rank)
 C_LIVES = 2 + SEAT_COLUMNS.index("lives")
 C_DEALT = 2 + SEAT_COLUMNS.index("dealt_mask")
@@ -88,19 +97,36 @@ def _cur(s):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _next(s, p, d):
-    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-)."""
-    return s[NEXT_SEAT + (d > 0) * MAX_PLAYERS + p]
+    """The next seat still in the game after p in direction d (+1 clockwise, -1 counter-).
+    Indexed unsigned: a seat read back from the state has no known sign, and the
+    wrap-around test for a negative index would cost every turn."""
+    return s[np.uint64(NEXT_SEAT + (d > 0) * MAX_PLAYERS + p)]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _link_seats(s):
-    """Fill NEXT_SEAT from the lives; after the deal's start and whenever a seat goes out."""
+    """Fill NEXT_SEAT from the lives (a game's start; a search's re-dealt world); a seat going
+    out updates it with ``_unlink_seat``."""
     n = s[N]
     if s[ALIVE_N] == 0:
         return
     for p in range(n):
         s[NEXT_SEAT + p] = next_living(s, n, LIVES, p, -1)
         s[NEXT_SEAT + MAX_PLAYERS + p] = next_living(s, n, LIVES, p, 1)
+
+
+@njit(**NJIT_OPTIONS, **_INTERNAL)
+def _unlink_seat(s, p):
+    """Seat p has just gone out: each seat whose next seat (in either direction) was p gets
+    p's next instead, seats already out included (a dealer who went out still passes the deal
+    on). The table ``_link_seats`` would fill from the lives, in 2n compares instead of 2n
+    searches."""
+    n = s[N]
+    for row in range(NEXT_SEAT, NEXT_SEAT + 2 * MAX_PLAYERS, MAX_PLAYERS):
+        after = s[row + p]
+        for q in range(n):
+            if s[row + q] == p:
+                s[row + q] = after
 
 
 @njit(**NJIT_OPTIONS)
@@ -120,7 +146,7 @@ def new_state(n, params):
     return s
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _sort_deck(s):
     """The deck in canonical order, kinds ascending, from COUNTS: what every deal copies
     (new_state, and a search's re-deal rebuilding hidden fields)."""
@@ -155,7 +181,7 @@ def _take(s, p, card):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _push_pile(s, card):
-    s[PILE + s[PILE_N]] = card
+    s[np.uint64(PILE + s[PILE_N])] = card       # unsigned: no wrap-around test (every turn)
     s[PILE_N] += 1
     s[PILE_COUNTS + card] += 1
 
@@ -180,7 +206,7 @@ def start_game(s, rng):
         s[DEALT + p] = s[HELD + p]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def start_round(s, rng):
     """Rules 2-3: the whole deck in canonical order (kinds ascending), shuffled, dealt one
     card at a time from the dealer's left."""
@@ -206,7 +232,7 @@ def start_round(s, rng):
     s[ROUNDS] += 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _deal(s, top, m, p, d):
     """Deal the m cards s[top], s[top - 1], ... one at a time round the players still in,
     from the one after p in direction d, into empty hands: the j-th player in that order
@@ -215,18 +241,23 @@ def _deal(s, top, m, p, d):
     q = p
     for j in range(alive):
         q = _next(s, q, d)
+        h = np.uint64(hand(q))
         held = 0
         c = 0
-        for i in range(j, m, alive):
-            card = s[top - i]
-            s[hand(q) + card] += 1
+        # positions counted down by `alive` from top - j while above top - m: no division for
+        # the trip count, and unsigned indices (never negative) need no wrap-around test
+        i = top - j
+        while i > top - m:
+            card = s[np.uint64(i)]
+            s[h + np.uint64(card)] += 1
             held |= np.int64(1) << card
             c += 1
+            i -= alive
         s[HAND_N + q] = c
         s[HELD + q] = held
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _refill_stock(s, rng):
     """Rule 8: the pile's top card stays, the rest is shuffled into a new stock."""
     m = s[PILE_N] - 1
@@ -244,7 +275,7 @@ def _refill_stock(s, rng):
     _shuffle(s, STOCK, m, rng)
 
 
-@njit(**FORCEINLINE_NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS, **_INTERNAL)
 def _draw(s, rng, q):
     if s[STOCK_N] == 0:
         _refill_stock(s, rng)
@@ -255,42 +286,44 @@ def _draw(s, rng, q):
     s[LACKS + q] = 0              # what it lacked may be the card it drew
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _eliminate(s, p):
     """Rule 10: out at once; the hand goes to the bottom of the stock, kinds ascending."""
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
-    _link_seats(s)
+    _unlink_seat(s, p)
     _hand_to_bottom(s, p)
     s[HAND_N + p] = 0
     s[HELD + p] = 0
     s[LACKS + p] = 0
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _hand_to_bottom(s, p):
     """simcards.engine.hand_to_bottom for seat p's hand (kinds ascending under the stock),
     visiting only the kinds it holds (its HELD mask) and counting its cards from HAND_N:
-    half the work of the loops over every kind."""
+    half the work of the loops over every kind. Positions are indexed unsigned (never
+    negative): no wrap-around test per card moved."""
     c = s[HAND_N + p]
     if c == 0:
         return
     for i in range(s[STOCK_N] - 1, -1, -1):
-        s[STOCK + i + c] = s[STOCK + i]
+        at = np.uint64(STOCK + i)
+        s[at + np.uint64(c)] = s[at]
     h = hand(p)
-    pos = STOCK
+    pos = np.uint64(STOCK)
     kinds = s[HELD + p]
     while kinds != 0:
         k = lowest_bit(kinds)
         kinds &= kinds - 1
         for _ in range(s[h + k]):
             s[pos] = k
-            pos += 1
+            pos += np.uint64(1)
         s[h + k] = 0
     s[STOCK_N] += c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _lose_life(s, p):
     s[LIVES + p] -= 1
     if s[LIVES + p] == 0:
@@ -306,13 +339,13 @@ def _game_over(s):
     return False
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _next_round(s, rng):
     s[DEALER] = _next(s, s[DEALER], 1)
     start_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _others_lose_life(s, p, d):
     q = _next(s, p, d)
     while q != p:
@@ -320,7 +353,7 @@ def _others_lose_life(s, p, d):
         q = _next(s, q, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _round_won(s, rng, p):
     """Rule 9: the last card's effect is not resolved; every other survivor loses a life."""
     _others_lose_life(s, p, s[DIR])
@@ -328,7 +361,7 @@ def _round_won(s, rng, p):
         _next_round(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _round_emptied(s, rng, p):
     """Rule 9a: someone ran out of cards without playing; holders of cards lose a life."""
     d = s[DIR]
@@ -382,7 +415,7 @@ def legal_moves(s, out):
     return c
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _bust(s, p):
     """Rule 5: no legal card: lose a life, keep the hand, total back to 0. The table now
     knows the seat holds none of the kinds playable at that total."""
@@ -504,7 +537,7 @@ def apply_turn(s, rng, turn, kind, card):
     s[CUR] = _next(s, after, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _others_draw(s, rng, p, d, k):
     """Draw 1 / Draw 2: every other survivor in turn order draws k cards (rule 8 if the
     stock runs out)."""
@@ -515,7 +548,7 @@ def _others_draw(s, rng, p, d, k):
         q = _next(s, q, d)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _killer(s, rng, p, d):
     """Killer: each other survivor in turn order discards a 0 or loses a life; total 0.
     False when that ended the game or the round (a hand emptied, rule 9a)."""
@@ -540,7 +573,7 @@ def _killer(s, rng, p, d):
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _redeal_card(s, rng, p, d):
     """Redeal: total 0, every hand gathered and dealt again. False when a survivor got no
     card (rule 9a: the round ends)."""
@@ -553,10 +586,12 @@ def _redeal_card(s, rng, p, d):
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _redeal(s, rng, p, d):
-    """Gather all hands (kinds ascending), shuffle, deal from the top starting after p."""
-    scratch = scratch_at(s)
+    """Gather all hands (kinds ascending), shuffle, deal from the top starting after p.
+    Cards of a kind are alike, so each kind's count is summed over the seats first (no
+    branch per seat) and written once."""
+    pos = np.uint64(scratch_at(s))
     m = 0
     kinds = 0
     for q in range(s[N]):
@@ -564,11 +599,15 @@ def _redeal(s, rng, p, d):
     while kinds != 0:
         k = lowest_bit(kinds)
         kinds &= kinds - 1
+        c = 0
         for q in range(s[N]):
-            for _ in range(s[hand(q) + k]):
-                s[scratch + m] = k
-                m += 1
+            c += s[hand(q) + k]
             s[hand(q) + k] = 0
+        for _ in range(c):
+            s[pos] = k
+            pos += np.uint64(1)
+        m += c
+    scratch = scratch_at(s)
     s[HAND_N:HAND_N + MAX_PLAYERS] = 0
     s[HELD:HELD + MAX_PLAYERS] = 0
     s[LACKS:LACKS + MAX_PLAYERS] = 0
@@ -597,7 +636,7 @@ def write_result(s, seat_out, game_out):
     game_out[G_UNFINISHED] = s[UNFINISHED]
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def _rank_key(s, p):
     """Higher is better: lives when unfinished; blitz: lives, then low number cards;
     else the survivor, then the later a player went out."""
