@@ -44,7 +44,8 @@ def simulate_rotated(game: str, strategies: Sequence[str], n_games: int, seed: i
                      rules: Mapping[str, Any] | None = None, *, start: int = 0,
                      threads: int | None = None, chunk_size: int | None = None,
                      progress: Callable[[int], None] | None = None,
-                     strategy_dirs: Sequence[str] = ()) -> pd.DataFrame:
+                     strategy_dirs: Sequence[str] = (),
+                     kernel_strategies: Sequence[str] = ()) -> pd.DataFrame:
     """``simulate(..., rotate=True)``: about ``n_games`` games, as whole deals times seatings.
 
     Deals start..start+D-1 (D = ceil(n_games / seatings)) are each played in every seating
@@ -54,7 +55,8 @@ def simulate_rotated(game: str, strategies: Sequence[str], n_games: int, seed: i
 
     def run_spec_for(seating: Sequence[str], deals: int):
         return RunSpec.create(game, seating, deals, seed, rules, start, chunk_size,
-                              strategy_dirs=strategy_dirs, threads=threads)
+                              kernel_strategies=kernel_strategies, strategy_dirs=strategy_dirs,
+                              threads=threads)
 
     return execute_rotated(run_spec_for, strategies, n_games, backend=ThreadBackend(threads),
                            progress=progress)

@@ -29,3 +29,32 @@ def pytest_collection_modifyitems(config, items):
         game = _game_of(item)
         if game is not None and not any(True for _ in item.iter_markers("xdist_group")):
             item.add_marker(pytest.mark.xdist_group(game))
+
+
+class SharedKernel:
+    """Games played on one kernel per game, compiled for all the game's strategies
+    (``kernel_strategies``): a kernel compiles in tens of seconds, and a test about rules,
+    views or frames gains nothing from a kernel of its own line-up. The games are the same
+    as on the line-up's own kernel (tests/five_alive/test_api.py checks it)."""
+
+    @staticmethod
+    def prepare(game: str, lineup, seed: int = 0, rules=None, **kwargs):
+        from simcards.batch import prepare
+        return prepare(game, list(lineup), seed, rules, kernel_strategies=simcards.list_strategies(game),
+                       **kwargs)
+
+    @staticmethod
+    def record(game: str, lineup, seed: int, index: int, rules=None):
+        from simcards.replay import record
+        return record(game, list(lineup), seed, index, batch=SharedKernel.prepare(game, lineup, seed, rules))
+
+    @staticmethod
+    def simulate(game: str, lineup, n_games: int, seed: int = 0, **kwargs):
+        return simcards.simulate(game, list(lineup), n_games, seed,
+                                 kernel_strategies=simcards.list_strategies(game), **kwargs)
+
+
+@pytest.fixture
+def shared() -> type[SharedKernel]:
+    """The suite's one kernel per game (SharedKernel)."""
+    return SharedKernel

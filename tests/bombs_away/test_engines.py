@@ -80,13 +80,13 @@ def test_rule_variants_keep_the_invariants(variant, conserved):
         assert played == 40 and (n == 2 or TARGET in kinds)
 
 
-def test_turn_cap_leaves_games_unfinished_without_a_winner():
-    frame = simcards.simulate("bombs-away", ["hoarder"] * 4, 5, seed=3, rules={"turn_cap": 25})
+def test_turn_cap_leaves_games_unfinished_without_a_winner(shared):
+    frame = shared.simulate("bombs-away", ["hoarder"] * 4, 5, seed=3, rules={"turn_cap": 25})
     assert frame["unfinished"].all() and (frame["win_share"] == 0).all() and (frame["turns"] == 25).all()
 
 
-def test_outcomes():
-    frame = simcards.simulate("bombs-away", ["random"] * 4, 2_000, seed=2)
+def test_outcomes(shared):
+    frame = shared.simulate("bombs-away", ["random"] * 4, 2_000, seed=2)
     games = frame.groupby("game")
     winners = games["win_share"].sum()
     assert ((winners - 1).abs() < 1e-9).all()          # no unfinished game at the default cap

@@ -24,6 +24,8 @@ from simcards.strategy_registry import strategies_for
 K = N_KINDS
 # search plays rollouts through redeal itself: the positions come from the heuristics
 STRATEGIES = sorted(n for n in strategies_for(SPEC) if n != "search")
+#: the kernel of every line-up here: the suite's one kernel per game (tests/conftest.py)
+KERNEL = sorted(strategies_for(SPEC))
 RULES = {"standard": {}, "chosen": {"duel_victim": "chosen"},
          "no_tens_5": {"tens_rule": False, "hand_size": 5}, "short": {"points": 12}}
 
@@ -88,7 +90,7 @@ def _positions(rules, games_per_lineup):
     for n in range(2, MAX_PLAYERS + 1):
         lineup = [next(cycle) for _ in range(n)]
         batch = prepare("bombs-away", lineup, seed=700 + n, rules=rules,
-                        kernel_strategies=STRATEGIES)
+                        kernel_strategies=KERNEL)
         for g in range(games_per_lineup):
             rec = record("bombs-away", lineup, batch.seed, g, batch=batch)
             for step in range(len(rec.moves)):
@@ -144,8 +146,8 @@ def test_redeal_keeps_what_the_seat_knows_and_deals_the_hidden_cards(label):
     assert active_true == active_redealt and active_true > 50, "the inferences were not exercised"
 
 
-def test_redeal_draws_different_deals_from_different_generators():
-    rec = record("bombs-away", ["duelist"] * 4, 3, 0)
+def test_redeal_draws_different_deals_from_different_generators(shared):
+    rec = shared.record("bombs-away", ["duelist"] * 4, 3, 0)
     s, seat = rec.raws[5], int(rec.moves[5, 1])
     deals = set()
     for r in range(20):

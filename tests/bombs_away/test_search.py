@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 
 from simcards.games.bombs_away import view as V
-from simcards.replay import record
 from simcards_strategies.bombs_away import search
 
 
 @pytest.mark.parametrize("horizon,rollout", [(0, 0), (8, 1), (0, 2), (5, 3)])
-def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(horizon, rollout):
-    rec = record("bombs-away", ["duelist", "sniper", "keeper", "random"], 5, 0,
-                 rules={"duel_victim": "chosen"} if rollout == 1 else None)
+def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(horizon, rollout, shared):
+    rec = shared.record("bombs-away", ["duelist", "sniper", "keeper", "random"], 5, 0,
+                        rules={"duel_victim": "chosen"} if rollout == 1 else None)
     kinds = set()
     for step in range(0, len(rec.moves), 3):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
@@ -29,8 +28,8 @@ def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(horizon, 
     assert len(kinds) >= 3
 
 
-def test_an_unsearched_question_gets_the_rollout_strategy_answer():
-    rec = record("bombs-away", ["duelist"] * 4, 6, 0)
+def test_an_unsearched_question_gets_the_rollout_strategy_answer(shared):
+    rec = shared.record("bombs-away", ["duelist"] * 4, 6, 0)
     for step in range(0, len(rec.moves), 5):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
         kind = int(s[V.S_KIND])

@@ -3,6 +3,7 @@
 Frame columns, win shares, determinism over threads, chunks and start indices, and the
 one-line errors for bad input are the contract suite's (tests/contract/test_determinism.py,
 tests/contract/test_cli.py, tests/core/test_bad_inputs.py)."""
+import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
@@ -67,3 +68,15 @@ def test_bad_input_is_one_line(args, words):
 def test_bad_seed():
     with pytest.raises(SimcardsError, match="bad seed -1"):
         simcards.simulate("five-alive", ["random"] * 2, 5, seed=-1)
+
+
+def test_a_kernel_for_a_wider_pool_plays_the_same_games(frame):
+    """``kernel_strategies``: the line-up runs on a kernel compiled for every strategy of the
+    game (the contract suite's), and plays what its own kernel played; only the strategy
+    column's categories widen to the pool."""
+    pool = simcards.list_strategies("five-alive")
+    wide = simcards.simulate("five-alive", LINEUP, 300, seed=42, kernel_strategies=pool)
+    assert list(wide["strategy"].cat.categories) == sorted(set(pool) | set(LINEUP))
+    own = frame[frame["game"] < 300].reset_index(drop=True)
+    assert (wide["strategy"].astype(str) == own["strategy"].astype(str)).all()
+    pd.testing.assert_frame_equal(wide.drop(columns="strategy"), own.drop(columns="strategy"))

@@ -23,6 +23,8 @@ from simcards_strategies.five_alive.expert import decide as expert
 
 # search plays rollouts through redeal itself: the positions come from the cheap strategies
 STRATEGIES = sorted(n for n in strategies_for(SPEC) if n != "search")
+#: the kernel of every line-up here: the suite's one kernel per game (tests/conftest.py)
+KERNEL = sorted(strategies_for(SPEC))
 RULES = {"standard": {}, "russian": {"edition": "russian"},
          "short": {"lives": 2, "hand_size": 4, "count_killer": 3, "count_redeal": 3}}
 EXPERT_DEFAULTS = np.array([2.0, 1.0])     # expert's PARAMS defaults, in declared order
@@ -60,7 +62,7 @@ def _positions(rules: dict, games_per_lineup: int):
     cycle = itertools.cycle(STRATEGIES)
     for n in range(2, MAX_PLAYERS + 1):
         lineup = [next(cycle) for _ in range(n)]
-        batch = prepare("five-alive", lineup, seed=700 + n, rules=rules, kernel_strategies=STRATEGIES)
+        batch = prepare("five-alive", lineup, seed=700 + n, rules=rules, kernel_strategies=KERNEL)
         for g in range(games_per_lineup):
             rec = record("five-alive", lineup, batch.seed, g, batch=batch)
             for step in range(len(rec.moves)):
@@ -122,8 +124,8 @@ def test_redeal_keeps_what_the_seat_sees_and_deals_the_hidden_cards(label):
     assert inferred > 50, "too few positions where the table knows what a hand lacks"
 
 
-def test_redeal_draws_different_deals_from_different_generators():
-    rec = record("five-alive", ["expert"] * 4, 3, 0)
+def test_redeal_draws_different_deals_from_different_generators(shared):
+    rec = shared.record("five-alive", ["expert"] * 4, 3, 0)
     s, seat = rec.raws[5], int(rec.moves[5, 1])
     deals = set()
     for r in range(20):

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from simcards.games.five_alive import view as V
-from simcards.replay import record
 from simcards.batch import prepare
 from simcards_strategies.five_alive import _values, search
 from numba import types
@@ -36,9 +35,9 @@ def test_the_lives_model_prefers_more_lives():
 
 
 @pytest.mark.parametrize("ev, z", [(0, 0.0), (1, 0.0), (2, 0.0), (1, 1.0)])
-def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z):
+def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z, shared):
     budget = 60 if z == 0 else 200     # racing starts after simcards.search.RACE_MIN_SAMPLES samples
-    rec = record("five-alive", ["expert"] * 4, 5, 0)
+    rec = shared.record("five-alive", ["expert"] * 4, 5, 0)
     # eval 2's table as a run hands it over (after search's declared values)
     table = prepare("five-alive", ["search:eval=2"] + ["expert"] * 3, 5).strategy_params[0, len(search.PARAMS):]
     for step in range(0, len(rec.moves), 7):

@@ -7,8 +7,6 @@ import itertools
 import numpy as np
 import pytest
 
-import simcards
-from simcards.batch import prepare
 from simcards.params import default_row
 from simcards.registry import get_game
 from simcards.replay import play_reference, record
@@ -47,12 +45,12 @@ def _value_index(m, others, lives0):
     return _values.table_index(m, arr, len(others), lives0, np.empty(7, np.int64))
 
 
-def test_the_counts_are_the_kernels_games_with_expert_in_every_seat():
+def test_the_counts_are_the_kernels_games_with_expert_in_every_seat(shared):
     """Every round end of an unfinished game is counted once per seat; the seats' win shares
     at it sum to one win: checked against simcards.simulate's rounds, game by game total."""
     n, games = 4, 300
     wins, visits = _values.count_table(n, _rules_row(n), 0, games=games)
-    frame = simcards.simulate("five-alive", ["expert"] * n, games, seed=_values.TABLE_SEED, threads=1)
+    frame = shared.simulate("five-alive", ["expert"] * n, games, seed=_values.TABLE_SEED, threads=1)
     per_game = frame.groupby("game", observed=True).first()
     ends = (per_game["rounds"] - 1)
     assert visits.sum() == n * ends.sum()
@@ -105,11 +103,11 @@ def test_a_common_state_is_the_games_and_an_unseen_one_the_models():
     assert unseen.any() and np.array_equal(table[_values.HEADER:][unseen], model[unseen])
 
 
-def test_the_table_reaches_the_compiled_search_at_run_time():
+def test_the_table_reaches_the_compiled_search_at_run_time(shared):
     """A seat's row carries its table after its values; another table changes the play
     of the same compiled kernel (nothing is compiled in)."""
     lineup = ["search:eval=2:budget=40"] + ["expert"] * 3
-    batch = prepare("five-alive", lineup, 7)
+    batch = shared.prepare("five-alive", lineup, 7)
     at = len(search.PARAMS)
     table = batch.strategy_params[0, at:]
     assert table[:2].tolist() == [5, 4]
@@ -125,9 +123,9 @@ def test_the_table_reaches_the_compiled_search_at_run_time():
 
 
 @pytest.mark.parametrize("n, rules", [(4, {}), (3, {"blitz": True})])
-def test_search_with_the_table_passes_the_twin_test(n, rules):
+def test_search_with_the_table_passes_the_twin_test(n, rules, shared):
     lineup = ["expert"] * (n - 1) + ["search:eval=2:budget=20"]
-    batch = prepare("five-alive", lineup, 31, rules)
+    batch = shared.prepare("five-alive", lineup, 31, rules)
     for g in range(3):
         rec = record("five-alive", lineup, 31, g, batch=batch)
         ref, moves = play_reference("five-alive", lineup, 31, g, batch=batch)

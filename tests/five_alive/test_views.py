@@ -18,7 +18,7 @@ from simcards.games.five_alive import SPEC, fast
 from simcards.games.five_alive import view as V
 from simcards.games.five_alive.rules import (DRAW2, KILLER, MAX_DECK, MAX_PLAYERS, N_KINDS, PASS,
                                              PLAY, SKIP, deck_counts)
-from simcards.replay import play_reference, record
+from simcards.replay import play_reference
 
 
 def test_layout_marks_what_each_field_shows():
@@ -61,8 +61,8 @@ def test_reference_view_carries_every_public_fact(position):
     assert not v.s[~visible].any()
 
 
-def test_fast_engine_lists_the_legal_moves_it_stored():
-    rec = record("five-alive", ["random"] * 3, 9, 0)
+def test_fast_engine_lists_the_legal_moves_it_stored(shared):
+    rec = shared.record("five-alive", ["random"] * 3, 9, 0)
     out = np.zeros(N_KINDS, np.int64)
     for step, (_, _, move) in enumerate(rec.moves.tolist()):
         raw = rec.raws[step]
@@ -123,7 +123,7 @@ def test_every_game_of_a_simulate_run_starts_with_zeroed_memory(tmp_path):
     assert ref.memory[0][0] > 0
 
 
-def test_memory_is_not_in_snapshots():
-    rec = record("five-alive", ["high_first"] * 2, 1, 0)
+def test_memory_is_not_in_snapshots(shared):
+    rec = shared.record("five-alive", ["high_first"] * 2, 1, 0)
     assert rec.snaps.shape[1] == fast.snapshot_size(2, SPEC.encode_params(SPEC.resolve_rules({}), 2))
     assert V.MEMORY + MAX_PLAYERS * MEMORY_SLOTS <= V.STOCK

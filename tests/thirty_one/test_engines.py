@@ -14,7 +14,6 @@ from simcards.batch import prepare
 from simcards.games.thirty_one import fast, view
 from simcards.games.thirty_one.reference import Game
 from simcards.replay import record, replay
-from simcards.simulate import simulate
 
 GAME = "thirty-one"
 SEED = 2024
@@ -92,8 +91,8 @@ def test_every_card_is_accounted_for_after_every_move(batches, key):
             assert len(set(hands + ref.middle)) == 3 * batch.n_players + 3
 
 
-def test_frame_columns_and_record_agree(batches):
-    frame = simulate(GAME, MIXED[4], 50, seed=SEED)
+def test_frame_columns_and_record_agree(batches, shared):
+    frame = shared.simulate(GAME, MIXED[4], 50, seed=SEED)
     for column in ("keys", "dealt_mask", "declared", "proposals", "rounds", "turns", "ends_31",
                    "ends_33", "ends_678", "ends_proposal", "ends_cap", "refreshes", "rebuilds",
                    "unfinished"):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+import simcards
 from simcards.batch import prepare
 from simcards.games.thirty_one import fast
 from simcards.games.thirty_one import view as V
@@ -28,7 +29,8 @@ STRATEGIES = ["greedy", "suit_chaser", "threshold", "discard_reader", "random",
 RULES = {"standard": {}, "as_it_lies": {"rebuild": "as_it_lies"},
          "short": {"keys": 2, "turn_cap": 30, "rebuild": "as_it_lies"}}
 #: one kernel for every line-up of these tests
-KERNEL = ["discard_reader", "greedy", "random", "suit_chaser", "threshold"]
+#: the kernel of every line-up here: the suite's one kernel per game (tests/conftest.py)
+KERNEL = simcards.list_strategies("thirty-one")
 CHASER = default_row(suit_chaser.PARAMS)
 GAMES = 8               # games per line-up and player count
 

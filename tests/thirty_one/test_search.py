@@ -6,13 +6,15 @@ import pytest
 from numba import types
 from numba.typed import Dict
 
+import simcards
 from simcards.batch import prepare
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import TURN
 from simcards.replay import record
 from simcards_strategies.thirty_one import search
 
-KERNEL = ["discard_reader", "greedy", "random", "suit_chaser", "threshold"]
+#: the kernel of every line-up here: the suite's one kernel per game (tests/conftest.py)
+KERNEL = simcards.list_strategies("thirty-one")
 
 
 def _model(keys):

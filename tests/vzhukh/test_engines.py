@@ -11,7 +11,6 @@ import numpy as np
 from simcards.games.vzhukh.reference import DEFEND_DECISION
 from simcards.games.vzhukh.rules import N_KINDS, deck_counts
 from simcards.replay import record, replay
-from simcards.simulate import simulate
 
 SEED = 20_240_501
 #: a few rule variants besides the defaults, to reach options and odd decks
@@ -52,16 +51,15 @@ def test_penalties_never_fall_and_hands_keep_their_size(make_batch, all_strategi
     assert passes > 0 and defences > 0      # the odd decks reached rule 3's pass
 
 
-def test_an_action_cap_leaves_games_unfinished_without_a_winner(make_batch, all_strategies):
+def test_an_action_cap_leaves_games_unfinished_without_a_winner(all_strategies, shared):
     seats = [n for n in all_strategies if n != "search"]   # at most 6 seats; search is slow
-    make_batch(seats)
-    frame = simulate("vzhukh", seats, 20, seed=SEED, rules={"action_cap": 40})
+    frame = shared.simulate("vzhukh", seats, 20, seed=SEED, rules={"action_cap": 40})
     assert frame["unfinished"].all() and (frame["win_share"] == 0).all()
 
 
-def test_outcome_columns_add_up(make_batch, all_strategies):
+def test_outcome_columns_add_up(all_strategies, shared):
     seats = [n for n in all_strategies if n != "search"]   # at most 6 seats; search is slow
-    frame = simulate("vzhukh", seats, 300, seed=9, threads=1)
+    frame = shared.simulate("vzhukh", seats, 300, seed=9, threads=1)
     # the columns are narrow integers (simcards.frame): a sum of columns is cast first
     rounds = frame[["penalty_round1", "penalty_round2", "penalty_round3"]].astype("int64")
     assert (frame["penalty"] == rounds.sum(axis=1)).all()

@@ -24,6 +24,8 @@ from simcards_strategies.vzhukh.cheap_beat import defend as cheap_beat
 
 # search plays rollouts through redeal itself: the positions come from the cheap strategies
 STRATEGIES = sorted(n for n in strategies_for(SPEC) if n != "search")
+#: the kernel of every line-up here: the suite's one kernel per game (tests/conftest.py)
+KERNEL = sorted(strategies_for(SPEC))
 RULES = {"standard": {}, "small_hands": {"hand_size": 3},
          "many_jokers": {"count_voila": 10, "count_krable_bums": 10, "count_vzhukh": 10,
                          "hand_size": 6}}
@@ -72,7 +74,7 @@ def _positions(rules: dict, games_per_lineup: int):
     cycle = itertools.cycle(STRATEGIES)
     for n in range(2, MAX_PLAYERS + 1):
         lineup = [next(cycle) for _ in range(n)]
-        batch = prepare("vzhukh", lineup, seed=500 + n, rules=rules, kernel_strategies=STRATEGIES)
+        batch = prepare("vzhukh", lineup, seed=500 + n, rules=rules, kernel_strategies=KERNEL)
         for g in range(games_per_lineup):
             rec = record("vzhukh", lineup, batch.seed, g, batch=batch)
             for step in range(len(rec.moves)):
@@ -141,8 +143,8 @@ def test_redeal_keeps_what_the_seat_sees_deals_the_hidden_cards_and_respects_inf
         assert passes > 0, "no pass seen: the jokers-only inference went untested"
 
 
-def test_redeal_draws_different_deals_from_different_generators():
-    rec = record("vzhukh", ["cheap_beat"] * 4, 3, 0)
+def test_redeal_draws_different_deals_from_different_generators(shared):
+    rec = shared.record("vzhukh", ["cheap_beat"] * 4, 3, 0)
     s, seat = rec.raws[5], int(rec.moves[5, 1])
     deals = set()
     for r in range(20):
@@ -152,11 +154,11 @@ def test_redeal_draws_different_deals_from_different_generators():
     assert len(deals) == 20
 
 
-def test_a_pass_leaves_jokers_only_and_a_take_leaves_nothing_that_beats():
+def test_a_pass_leaves_jokers_only_and_a_take_leaves_nothing_that_beats(shared):
     """The two inferences by hand: a seat barred as after a pass is dealt jokers only; one
     barred as after a take of two 5s holds no 5, no joker and at most one 10, 9, ... 6 ...
     and at most ten 1s (1 x count <= 10)."""
-    rec = record("vzhukh", ["cheap_beat"] * 3, 4, 0)
+    rec = shared.record("vzhukh", ["cheap_beat"] * 3, 4, 0)
     s = rec.raws[3].copy()
     seat = int(rec.moves[3, 1])
     a, b = [q for q in range(3) if q != seat]

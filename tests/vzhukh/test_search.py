@@ -5,13 +5,12 @@ import numpy as np
 import pytest
 
 from simcards.games.vzhukh import view as V
-from simcards.replay import record
 from simcards_strategies.vzhukh import search
 
 
 @pytest.mark.parametrize("ev", [0, 1])
-def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev):
-    rec = record("vzhukh", ["cheap_beat_tuned"] * 4, 5, 0)
+def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, shared):
+    rec = shared.record("vzhukh", ["cheap_beat_tuned"] * 4, 5, 0)
     for step in range(0, len(rec.moves), 9):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
@@ -24,8 +23,8 @@ def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev):
         assert V.is_legal_move.py_func(V.View(s, seat), a)
 
 
-def test_one_legal_move_draws_nothing_from_the_stream():
-    rec = record("vzhukh", ["cheap_beat_tuned"] * 3, 6, 0)
+def test_one_legal_move_draws_nothing_from_the_stream(shared):
+    rec = shared.record("vzhukh", ["cheap_beat_tuned"] * 3, 6, 0)
     seen = 0
     for step in range(len(rec.moves)):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
