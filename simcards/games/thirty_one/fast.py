@@ -231,18 +231,22 @@ def _deal(s, rng):
     _shuffle(s, N_CARDS, rng)
     n = s[N]
     first = _next(s, s[DEALER])
-    top = STOCK + N_CARDS
+    # the positions dealt from, unsigned (all inside the stock), and the seats read with their
+    # range: numba then adds no negative-index wrap-around to these loads and stores
+    un = np.uint64(n)
+    top = np.uint64(STOCK + N_CARDS - 1)                  # the stock's top card
     for i in range(n):
         # seat `first + i` gets the cards dealt in rounds 0, 1, 2 of the deal
         p = first + i
         if p >= n:
             p -= n
-        a, b, c = _cards_of(_bits(s[top - 1 - i], s[top - 1 - i - n], s[top - 1 - i - 2 * n]))
-        _set_hand(s, p, a, b, c)
-    top -= 3 * n
-    a, b, c = _cards_of(_bits(s[top - 1], s[top - 2], s[top - 3]))
+        k = top - np.uint64(i)
+        a, b, c = _cards_of(_bits(s[k], s[k - un], s[k - un - un]))
+        _set_hand(s, p & SEAT_BITS, a, b, c)
+    top -= un + un + un
+    a, b, c = _cards_of(_bits(s[top], s[top - np.uint64(1)], s[top - np.uint64(2)]))
     _set_middle(s, a, b, c)
-    s[STOCK_N] = top - 3 - STOCK
+    s[STOCK_N] = np.int64(top) - 2 - STOCK
     _clear_discard(s)
     if s[REBUILDS] != 0:                                   # no stock rebuilt in the new round
         s[STOCK_KNOWN] = 0
