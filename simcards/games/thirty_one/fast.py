@@ -605,8 +605,7 @@ def _vote(s, rng, move):
     """Rule 11: every other player is asked in turn order; all must accept."""
     q = _voter(s)
     s[VOTES + q] = move
-    if move == REFUSE:
-        s[REFUSALS + q] += 1
+    s[REFUSALS + q] += np.int64(move == REFUSE)            # no branch on the answer: unpredictable
     nq = _next(s, q)
     p = s[PROPOSER] & SEAT_BITS
     if nq != p:
