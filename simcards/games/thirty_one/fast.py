@@ -25,7 +25,14 @@ showdown, a renewed middle, "Кручу") is a call; hands and the middle are so
 from bit masks (``_cards_of``) instead of by compares; seats are read with their
 range (``_cur``) and table indices unsigned, so numba adds no wrap-around code;
 shuffles draw their numbers ahead (``_shuffle``): the same numbers, the same
-cards, in the same order as the reference engine.
+cards, in the same order as the reference engine. Then (issue 13; callgrind,
+kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
+mispredicted branches a turn in its simple predictor): the greedy strategy is
+inlined by LLVM too (strategies/thirty_one/__init__.py), and no branch hangs on
+an answer no predictor can learn (whether "Кручу" is legal, a vote, the legality
+test). What is left: the 36-card shuffle of each deal (a fifth of the
+instructions: 35 draws and 35 swaps), and the branch in ``apply`` on the kind
+of move just chosen (about 0.6 mispredictions a turn), which is the game's own.
 """
 from __future__ import annotations
 
