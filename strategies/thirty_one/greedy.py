@@ -5,12 +5,12 @@ then the lowest card taken, and a swap goes before "Кручу".
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS
 
 from ._kit import PASS, PROPOSE, best_exchange, hand_value
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def turn(view, rng):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -19,6 +19,6 @@ def turn(view, rng):
     return PROPOSE if now >= 25 else PASS
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**FORCEINLINE_NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if hand_value(view) >= 21 else 0
