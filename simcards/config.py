@@ -7,7 +7,9 @@ what it imports, so a cached engine function outlived an edit of its rules.
 Only the generated kernel modules are cached (``KERNEL_NJIT_OPTIONS``): their
 file name carries a hash of every source they reach (simcards.sources), so a
 cached kernel is always the current code, and a fresh process (the CLI, a test,
-a Dask worker) loads it from disk instead of recompiling.
+a Dask worker) loads it from disk instead of recompiling. The one other function cached
+on disk is ``simcards.frame._narrow``, which calls nothing of the project's, so that the
+timestamp of its own file is all its machine code depends on.
 """
 from __future__ import annotations
 
