@@ -106,7 +106,7 @@ from .expert import decide as expert_decide
 
 #: Run-time parameters (simcards.params): ``search:budget=1600:eval=1`` on the command line.
 #: The defaults are the setting that meets the issue's target beyond doubt (4 players against
-#: three expert: 36.2% [35.2, 37.2] on 2,000 fresh deals at MSPD of CPU per decision; the
+#: three expert: 36.2% [35.2, 37.2] on 2,000 fresh deals at about 4% less CPU per decision than budget 800; the
 #: racing table above): budget 1000 with racing costs less than budget 800 without.
 #: Round rollouts (eval 1) win more per millisecond than whole-game ones (32.7% at budget
 #: 400 and 1.0 ms per decision, against 28.4% at 2.3 ms), hence that default. The contract
