@@ -8,14 +8,14 @@ import simcards
 
 def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared):
     lineup = kit.lineups(game)[-1]
-    one = shared.simulate(game, lineup, 600, seed=9, threads=1, chunk_size=600)
-    for threads, chunk in ((2, 7), (2, 250), (1, 1)):
-        other = shared.simulate(game, lineup, 600, seed=9, threads=threads, chunk_size=chunk)
+    one = shared.simulate(game, lineup, 300, seed=9, threads=1, chunk_size=300)
+    for threads, chunk in ((2, 7), (2, 120), (1, 1)):
+        other = shared.simulate(game, lineup, 300, seed=9, threads=threads, chunk_size=chunk)
         pd.testing.assert_frame_equal(one, other)
     part = shared.simulate(game, lineup, 100, seed=9, start=200)
     pd.testing.assert_frame_equal(part.reset_index(drop=True),
                                   one[one["game"].between(200, 299)].reset_index(drop=True))
-    assert not shared.simulate(game, lineup, 600, seed=10).equals(one)
+    assert not shared.simulate(game, lineup, 300, seed=10).equals(one)
 
 
 def test_the_frame_has_the_declared_columns(game, kit, shared):
