@@ -32,6 +32,7 @@ import numpy as np
 
 from simcards.config import kernel_dir
 from simcards.errors import SimcardsError
+from simcards.games.five_alive.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FIVE_ALIVE_SOURCE = Path(__file__).with_name("five_alive.c")
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
@@ -39,7 +40,6 @@ FIVE_ALIVE_SOURCE = Path(__file__).with_name("five_alive.c")
 FLAGS = ("-O3", "-march=native")
 #: The line-up the C plays: (game, strategy in every seat); any player count from 2 to 7.
 GAME, STRATEGY = "five-alive", "high_first"
-MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
 
 class YardstickUnavailable(SimcardsError):

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
@@ -102,7 +102,7 @@ _NONE = np.int64(-1)     # "no rank named", "nothing to answer"; typed int64, no
 _LEAF = {**NJIT_OPTIONS, "inline": "always"}            # numba copies the IR into the caller
 _HOT = FORCEINLINE_NJIT_OPTIONS                         # LLVM inlines the compiled function
 _CALL = NJIT_OPTIONS                                    # called
-_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+_INTERNAL = INTERNAL_NJIT_FLAGS
 
 
 @njit(**_CALL)

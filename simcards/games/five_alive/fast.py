@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import MEMORY_SLOTS, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
@@ -41,15 +41,10 @@ from simcards.games.five_alive.view import (
 from simcards.rng import shuffle_range_ahead
 
 DONE = -1
-#: For the engine's own functions, called with the borrowed state, never keeping, returning or
-#: allocating an array: no Python or C wrapper (nobody calls them from Python) and no reference
-#: counting (``_nrt=False``): with it, each call and each slice of the state cost calls to
-#: NRT_incref/NRT_decref on the borrowed arrays' null counters, in the rare effects and around
-#: the shuffles (measured: the kernel took about a fifth less CPU per turn without them; as in
-#: the other games' engines).
+#: The engine's own functions: no wrappers, no reference counting (simcards.config says why).
 #: A callee compiled first from such a function inherits these flags (numba's flag
 #: inheritance): NJIT_OPTIONS spells out ``forceinline``.
-_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+_INTERNAL = INTERNAL_NJIT_FLAGS
 # result columns (simcards.registry: seat rows start with win, rank)
 C_LIVES = 2 + SEAT_COLUMNS.index("lives")
 C_DEALT = 2 + SEAT_COLUMNS.index("dealt_mask")

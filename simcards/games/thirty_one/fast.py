@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import MEMORY_SLOTS, lowest_bit, rank_from_key
 from simcards.games.thirty_one.rules import (
     ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
@@ -73,7 +73,7 @@ _HOT = FORCEINLINE_NJIT_OPTIONS
 #: The engine's internal functions take the borrowed state and never keep, return or allocate
 #: an array: no Python or C wrapper, no reference counting (numba's NRT calls on the borrowed
 #: arrays' null counters cost time on every call).
-_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+_INTERNAL = INTERNAL_NJIT_FLAGS
 
 
 # ---------------------------------------------------------------- cards and hands

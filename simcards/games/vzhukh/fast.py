@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
@@ -67,7 +67,7 @@ SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snaps
 _LEAF = {**NJIT_OPTIONS, "inline": "always"}
 _HOT = FORCEINLINE_NJIT_OPTIONS
 _CALL = NJIT_OPTIONS
-_INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+_INTERNAL = INTERNAL_NJIT_FLAGS
 
 # words of a LEGAL row (action << 4 | kind): where each action's masks start
 _W_ATTACK, _W_TRANSFER, _W_BEAT, _W_JOKER = ATTACK << 4, TRANSFER << 4, BEAT << 4, JOKER << 4
