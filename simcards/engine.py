@@ -18,10 +18,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 
 #: int64 slots of private memory per seat and game.
 MEMORY_SLOTS = 16
+
+
+# ------------------------------------------------------------------ copies
+@njit(**FORCEINLINE_NJIT_OPTIONS)
+def copy_into(dst, src):
+    """``dst[:] = src`` for two 1-D arrays of the same length, as a plain loop, which LLVM
+    turns into a vectorized copy. numba compiles the slice assignment to a scalar loop that
+    works out a broadcast index per element: 3.5x slower on a Five Alive state (1,751
+    int64s), which a search copies for every candidate of every sample (20% of its CPU)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
 
 
 # ------------------------------------------------------------------ seats

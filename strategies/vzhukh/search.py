@@ -57,7 +57,9 @@ import math
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.borrow import keep_alive
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.engine import copy_into
 from simcards.games.vzhukh.defaults import attack_lowest
 from simcards.games.vzhukh.fast import advance, apply, view_defend
 from simcards.games.vzhukh.redeal import redeal
@@ -153,7 +155,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
     jdef = index_of(moves, default)
     samples = max(np.int64(1), budget // nk)
     local = private_stream(rng)           # one draw from the strategy stream seeds the rest
-    drng, grng, srng, w, x = rollout_buffers(s.shape[0])
+    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
     round0 = s[ROUND]
     tally = new_tally(nk)
     for _ in range(samples):
@@ -161,26 +163,42 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
         redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
-            x[:] = w
+            copy_into(x, w)
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
             apply(x, grng, phase, moves[j])
-            tally[VALS, j] = _play_on(x, grng, srng, seat, ev, rollout, round0, round_sd)
+            round_end = _play_on(x, grng, srng, ev, rollout, round0)
+            tally[VALS, j] = _value(x, seat, round_end, round_sd)
         accumulate(tally, jdef)
-    return moves[paired_choice(tally, samples, jdef, margin)]
+    choice = moves[paired_choice(tally, samples, jdef, margin)]
+    keep_alive(owner)               # the rollout buffers' views are borrowed
+    return choice
+
+
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
+def _play_on(x, grng, srng, ev, rollout, round0):
+    """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
+    of the game, or (eval 1) the end of the current round if it comes first; True if it
+    stopped at the end of a round with the game going on.
+    Without reference counting (simcards.config.INTERNAL_NJIT_FLAGS): it calls the engine
+    and the rollout strategy at every turn, and numba's NRT_incref/NRT_decref calls around
+    each, on arrays that are borrowed anyway, cost a quarter of Five Alive's search CPU.
+    ``_value`` scores where it stopped."""
+    while True:
+        if ev == 1 and x[ROUND] != round0 and x[OVER] == 0:
+            return True
+        k = advance(x, grng)
+        if k < 0:
+            return False
+        apply(x, grng, k, _strategy_move(view_defend(x), k, srng, rollout))
 
 
 @njit(**NJIT_OPTIONS)
-def _play_on(x, grng, srng, seat, ev, rollout, round0, round_sd):
-    """Play ``x`` on with the rollout strategy in every seat to the evaluation point; the
-    value for ``seat``: its win share at the end of the game, or (eval 1) the penalty
-    model's value at the end of the round."""
-    while True:
-        if ev == 1 and x[ROUND] != round0 and x[OVER] == 0:
-            return _round_value(x, seat, round_sd)
-        k = advance(x, grng)
-        if k < 0:
-            return _win_share(x, seat)
-        apply(x, grng, k, _strategy_move(view_defend(x), k, srng, rollout))
+def _value(x, seat, round_end, round_sd):
+    """The value of the played-on ``x`` for ``seat``: (eval 1) the penalty model's value at
+    the end of a round (``round_end``), else its win share at the end of the game."""
+    if round_end:
+        return _round_value(x, seat, round_sd)
+    return _win_share(x, seat)
 
 
 @njit(**NJIT_OPTIONS)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
+from simcards.borrow import keep_alive
+from simcards.engine import copy_into
 from simcards.search import (ACTIVE, RACE_MIN_SAMPLES, SUM_D2, SUM_V, VALS, accumulate, index_of,
-                             new_tally, paired_choice, race)
+                             new_tally, paired_choice, race, rollout_buffers)
 
 
 def _tally(samples: np.ndarray, jdef: int) -> np.ndarray:
@@ -79,3 +82,26 @@ def test_race_drops_only_candidates_clearly_behind_the_default_and_never_the_def
         t2[VALS] = row
         accumulate(t2, 0)
     assert race(t2, 0, 200, 2.0) == 2
+
+
+@njit
+def _buffers_after_writes(size):
+    # every view written through, then read back through its owner (simcards.borrow)
+    owner, drng, grng, srng, w, x = rollout_buffers(size)
+    drng[0], grng[0], srng[0] = 1, 2, 3
+    for i in range(size):
+        w[i] = i
+    copy_into(x, w)
+    x[0] = -1
+    states, rngs = owner
+    out = (states.copy(), rngs.copy(), w.shape[0], x.shape[0])
+    keep_alive(owner)
+    return out
+
+
+def test_the_rollout_buffers_are_disjoint_views_of_their_owner_and_copy_into_copies():
+    states, rngs, nw, nx = _buffers_after_writes(37)
+    assert (nw, nx) == (37, 37)
+    assert rngs.tolist() == [1, 2, 3]
+    np.testing.assert_array_equal(states[:37], np.arange(37))       # w kept its values
+    np.testing.assert_array_equal(states[37:], [-1] + list(range(1, 37)))   # x: the copy, then its own write

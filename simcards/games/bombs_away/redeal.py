@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS
+from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.bombs_away.fast import (
     PH_ANSWER, PH_EXTRA, PH_NAME_ANSWER, PH_NAME_EIGHT, PH_NAME_JOKER, PH_PLAY, PH_TARGET_FIVE,
     PH_TARGET_NINE, PH_TARGET_VICTIM, PH_TURN)
@@ -182,7 +182,7 @@ def redeal(s, seat, w, rng):
     int
         How many cards were unseen (other hands and stock together).
     """
-    w[:] = s
+    copy_into(w, s)
     n = s[S_N]
     for q in range(MAX_PLAYERS):    # forget every other seat's private rows
         if q != seat:

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS
+from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.five_alive.fast import (
     _give, _legal_mask, _link_seats, _shuffle, _sort_deck, hand)
 from simcards.games.five_alive.rules import MAX_PLAYERS, N_KINDS
@@ -78,7 +78,7 @@ def redeal(s, seat, w, rng):
     int
         How many cards were unseen (other hands and stock together).
     """
-    w[:] = s
+    copy_into(w, s)
     n = s[N]
     d = s[DECK]
     # ---- forget every hidden and other-seat field

@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, bit_count, lowest_bit
+from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
 from simcards.games.thirty_one.view import (
@@ -188,7 +188,7 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
     int
         How many seats' soft bounds no draw met (0 when every signal was honoured).
     """
-    w[:] = s
+    copy_into(w, s)
     n = s[N]
     # ---- forget every hidden and other-seat field
     for q in range(MAX_PLAYERS):

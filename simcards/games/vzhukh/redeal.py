@@ -59,7 +59,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS
+from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.vzhukh.fast import _legal, fill_tables, hand, legal_row
 from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBERS
 from simcards.games.vzhukh.view import (
@@ -200,7 +200,7 @@ def redeal(s, seat, w, rng):
         The tries it took (1 .. TRIES); TRIES + 1 when the last deal had to fill a
         constrained seat regardless of what it is known not to hold.
     """
-    w[:] = s
+    copy_into(w, s)
     n = s[N]
     d = s[DECK]
     # ---- forget every hidden and other-seat field
