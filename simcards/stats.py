@@ -3,20 +3,29 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-# scipy.special's t quantile is the one scipy.stats.t.ppf calls; importing it costs 0.3 s where
-# scipy.stats costs 0.7 s, which is serial time in every `simcards run` (see issue 13).
-from scipy.special import stdtrit
+# scipy.special's t and normal quantiles are the ones scipy.stats calls; importing it costs 0.3 s
+# where scipy.stats costs 0.7 s, which is serial time in every `simcards run` (see issue 13).
+from scipy.special import ndtri, stdtrit
 
 CONFIDENCE = 0.95
 
 
 def wilson(successes, trials, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval (statsmodels); shares of shared wins count as fractions."""
-    # imported here: a rotated run's summary needs no statsmodels, and it costs 0.6 s to load
-    from statsmodels.stats.proportion import proportion_confint
-    low, high = proportion_confint(np.asarray(successes, float), np.asarray(trials, float),
-                                   alpha=1 - confidence, method="wilson")
-    return np.asarray(low), np.asarray(high)
+    """Wilson score interval; shares of shared wins count as fractions.
+
+    The formula of statsmodels' ``proportion_confint(method="wilson")``, written out with
+    scipy.special's normal quantile: importing statsmodels.stats.proportion took 0.7-1.7 s,
+    serial time at the end of every fixed-seat `simcards run` (issue 13).
+    tests/report/test_statistics.py holds it equal to scipy's and statsmodels' Wilson intervals,
+    and tests/report/test_calibration.py checks its coverage."""
+    k = np.asarray(successes, float)
+    n = np.asarray(trials, float)
+    z = ndtri(0.5 + confidence / 2)
+    p = k / n
+    denom = 1.0 + z * z / n
+    center = (p + z * z / (2.0 * n)) / denom
+    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+    return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
 
 
 def _dense_codes(frame: pd.DataFrame, keys: list[str]):
@@ -77,6 +86,32 @@ def deal_means(frame: pd.DataFrame, value: str, by: list[str],
     index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
         pd.Index(arrays[0], name=keys[0])
     return pd.Series(sums[seen] / counts[seen], index=index, name=value)
+
+
+def deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str = "game") -> pd.DataFrame:
+    """Per group ``by``: the sum (``sum``) and the number (``count``) of its deal means of
+    ``value``, as ``deal_means(frame, value, [by], (deal,))`` summed per group, in its order.
+
+    A fixed-seat run's summary needs only these totals; building the per-deal index first was
+    most of the serial time after a million-game `simcards run` (0.44 s, then 1.2-2 s with
+    pandas' groupby), so dense keys sum in a (group, deal) table instead."""
+    dense = _dense_codes(frame, [by, deal])
+    if dense is None:
+        return deal_means(frame, value, [by], (deal,)).groupby(level=by, observed=True).agg(["sum", "count"])
+    codes, sizes, lows = dense
+    flat = np.ravel_multi_index(codes, sizes)
+    n = int(np.prod(sizes))
+    counts = np.bincount(flat, minlength=n).reshape(sizes)
+    sums = np.bincount(flat, weights=frame[value].to_numpy(np.float64), minlength=n).reshape(sizes)
+    held = counts > 0
+    means = np.divide(sums, counts, out=np.zeros(sizes), where=held)
+    deals = held.sum(axis=1)
+    seen = np.flatnonzero(deals)
+    col = frame[by]
+    keys = (pd.Categorical.from_codes(seen, dtype=col.dtype) if isinstance(col.dtype, pd.CategoricalDtype)
+            else (seen + lows[0]).astype(col.dtype))
+    return pd.DataFrame({"sum": means.sum(axis=1)[seen], "count": deals[seen]},
+                        index=pd.Index(keys, name=by))
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
@@ -151,8 +186,7 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """
     if "order" in frame:
         return _summarize_rotated(frame)
-    per_game = (frame.groupby(["strategy", "game"], observed=True)["win_share"].mean()
-                .groupby(level="strategy", observed=True).agg(["sum", "count"]))
+    per_game = deal_mean_totals(frame, "win_share", "strategy")
     seats = frame.groupby("seat")["win_share"].agg(["sum", "count"])
     n_players = int(frame["seat"].max()) + 1 if len(frame) else 0
     return summary_rows(per_game.index, per_game["sum"], per_game["count"],

@@ -19,6 +19,18 @@ def test_wilson_matches_scipy(k, n):
     assert high[0] == pytest.approx(ci.high, abs=1e-12)
 
 
+def test_wilson_matches_statsmodels_on_shares_and_arrays():
+    # shared wins make fractional successes; a summary asks for many intervals in one call
+    from statsmodels.stats.proportion import proportion_confint
+    k = np.array([0.0, 0.5, 2.25, 333.5, 1e6 / 3, 7.0])
+    n = np.array([1.0, 3.0, 10.0, 1000.0, 1e6, 7.0])
+    for confidence in (0.95, 0.99):
+        low, high = wilson(k, n, confidence)
+        want_low, want_high = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
+        np.testing.assert_allclose(low, want_low, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(high, want_high, rtol=1e-12, atol=1e-15)
+
+
 def test_paired_difference_matches_scipy():
     rng = np.random.default_rng(5)
     d = rng.normal(0.03, 0.4, size=400)
