@@ -214,10 +214,9 @@ def _play_on(x, grng, srng, rollout, stop):
     """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
     of the game, or the horizon (turn ``stop``) if it comes first; True if it stopped at the
     horizon with the game going on.
-    Without reference counting (simcards.config.INTERNAL_NJIT_FLAGS): it calls the engine
-    and the rollout strategy at every turn, and numba's NRT_incref/NRT_decref calls around
-    each, on arrays that are borrowed anyway, cost a quarter of Five Alive's search CPU.
-    ``_value`` scores where it stopped."""
+
+    Compiled without reference counting, on borrowed buffers (simcards.search says why);
+    ``_value``, which may allocate, scores where it stopped."""
     while True:
         if x[S_TURNS] >= stop and x[S_OVER] == 0:
             return True

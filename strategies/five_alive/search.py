@@ -240,10 +240,9 @@ def _play_on(x, grng, srng, ev, rollout, rounds0):
     of the game (eval 0), or the end of the current round (eval 1 and 2) if it comes first;
     True if it stopped at the end of a round with the game going on.
 
-    Without reference counting (simcards.config.INTERNAL_NJIT_FLAGS): it calls the engine
-    and the rollout strategy at every turn, and numba's calls to NRT_incref/NRT_decref around
-    each, on arrays that are borrowed anyway, were a quarter of the search's CPU. The value
-    is scored by ``_value``, which may allocate."""
+
+    Compiled without reference counting, on borrowed buffers (simcards.search says why);
+    ``_value``, which may allocate, scores where it stopped."""
     while True:
         if ev != 0 and x[ROUNDS] != rounds0 and x[OVER] == 0:
             return True
