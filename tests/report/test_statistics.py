@@ -8,7 +8,7 @@ import scipy.stats
 
 from simcards.report.analysis import card_effects, fit_strengths, games_needed, paired_difference, ranking_events
 from simcards.report.inference import bootstrap_rating
-from simcards.stats import deal_means, distinct_count, wilson
+from simcards.stats import deal_mean_totals, deal_means, distinct_count, wilson
 
 
 @pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (50, 100), (997, 1000), (1234, 5000)])
@@ -164,3 +164,24 @@ def test_deal_means_equals_pandas_groupby(keys):
     want = frame.groupby(keys + ["game"], observed=True)["win_share"].mean()
     pd.testing.assert_series_equal(got, want, check_exact=False, rtol=1e-14)
     assert distinct_count(frame, keys + ["game"]) == frame.groupby(keys + ["game"], observed=True).ngroups
+
+
+@pytest.mark.parametrize("by", ["strategy", "seat", "label"])
+def test_deal_mean_totals_equals_pandas_groupby(by):
+    """deal_mean_totals (a fixed-seat summary's per-strategy totals) gives pandas' sum and count
+    of the deal means per group: a group holding several rows of a deal, one missing from some
+    deals, unobserved categories dropped; string keys fall back to pandas."""
+    rng = np.random.default_rng(12)
+    n = 5000
+    frame = pd.DataFrame({
+        "game": rng.integers(-3, 700, n),
+        "seat": rng.integers(0, 5, n).astype(np.int8),
+        "strategy": pd.Categorical(rng.choice(["b", "a", "c"], n, p=[0.6, 0.3, 0.1]),
+                                   categories=["c", "b", "a", "unused"]),
+        "label": rng.choice(["x", "y"], n),
+        "win_share": rng.integers(0, 3, n) / 2,
+    })
+    got = deal_mean_totals(frame, "win_share", by)
+    want = (frame.groupby([by, "game"], observed=True)["win_share"].mean()
+            .groupby(level=by, observed=True).agg(["sum", "count"]))
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-13)
