@@ -18,7 +18,7 @@ turn, so two things the kernels already do matter as much here. The buffers are 
 views (``rollout_buffers``), and each game's rollout loop (``_play_on``) is compiled without
 reference counting (simcards.config.INTERNAL_NJIT_FLAGS), scoring the end point in a separate
 function that may allocate. Otherwise numba's atomic NRT_incref/NRT_decref around every call
-was about 30% of Five Alive's search CPU (perf). A state is copied for every candidate of every
+was about 30% of Five Alive's search CPU (experiments/perf_kernel.py). A state is copied for every candidate of every
 sample with simcards.engine.copy_into, not a slice assignment (another 20%).
 """
 from __future__ import annotations
@@ -74,11 +74,9 @@ def rollout_buffers(size):
     (uint64[1] each), the re-dealt state ``w`` and the state ``x`` a candidate is played on
     (``size`` int64s).
 
-    The five are borrowed views (simcards.borrow) of the arrays in ``owner``: a rollout hands
-    them to the engine and the strategies at every turn, and numba's reference counting of
-    an owned array is an atomic operation at every call (about 30% of Five Alive's search
-    CPU, measured with experiments/perf_kernel.py). The caller ends with ``keep_alive(owner)``,
-    after the last use of a view."""
+    The five are borrowed views (simcards.borrow) of the arrays in ``owner`` (why: this
+    module's docstring). The caller ends with ``keep_alive(owner)``, after the last use of a
+    view."""
     states = np.empty(2 * size, np.int64)
     rngs = np.empty(3, np.uint64)
     return ((states, rngs), borrow(rngs[0:1]), borrow(rngs[1:2]), borrow(rngs[2:3]),

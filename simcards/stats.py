@@ -50,6 +50,28 @@ def _dense_codes(frame: pd.DataFrame, keys: list[str]):
     return codes, sizes, lows
 
 
+def _dense_sums(frame: pd.DataFrame, value: str, keys: list[str]):
+    """(counts, sums, sizes, lows): rows and sums of ``value`` per combination of ``keys``, as
+    arrays of shape ``sizes`` over the dense codes (``_dense_codes``); None where those do not
+    apply."""
+    dense = _dense_codes(frame, keys)
+    if dense is None:
+        return None
+    codes, sizes, lows = dense
+    flat = np.ravel_multi_index(codes, sizes)
+    n = int(np.prod(sizes))
+    counts = np.bincount(flat, minlength=n).reshape(sizes)
+    sums = np.bincount(flat, weights=frame[value].to_numpy(np.float64), minlength=n).reshape(sizes)
+    return counts, sums, sizes, lows
+
+
+def _key_values(col: pd.Series, codes: np.ndarray, low: int):
+    """The key values of dense ``codes`` of column ``col`` (``_dense_codes``), in its dtype."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return pd.Categorical.from_codes(codes, dtype=col.dtype)
+    return (codes + low).astype(col.dtype)
+
+
 def distinct_count(frame: pd.DataFrame, keys: list[str]) -> int:
     """Number of distinct combinations of ``keys`` in the frame (pandas' ``groupby(keys).ngroups``)."""
     dense = _dense_codes(frame, keys)
@@ -69,20 +91,16 @@ def deal_means(frame: pd.DataFrame, value: str, by: list[str],
     4 million rows of a rotated million-game run, pandas' factorizing of the keys was most of
     ``simcards run``'s serial time (1.2 s, against 0.06 s now)."""
     keys = list(by) + list(deal)
-    dense = _dense_codes(frame, keys)
+    dense = _dense_sums(frame, value, keys)
     if dense is None:
         return frame.groupby(keys, observed=True)[value].mean()
-    codes, sizes, lows = dense
+    counts, sums, sizes, lows = dense
     cols = [frame[key] for key in keys]
-    n = int(np.prod(sizes))
-    flat = np.ravel_multi_index(codes, sizes)
-    counts = np.bincount(flat, minlength=n)
-    sums = np.bincount(flat, weights=frame[value].to_numpy(np.float64), minlength=n)
+    counts, sums = counts.ravel(), sums.ravel()
     seen = np.flatnonzero(counts)
     arrays = []
     for col, low, c in zip(cols, lows, np.unravel_index(seen, sizes)):
-        arrays.append(pd.Categorical.from_codes(c, dtype=col.dtype)
-                      if isinstance(col.dtype, pd.CategoricalDtype) else (c + low).astype(col.dtype))
+        arrays.append(_key_values(col, c, low))
     index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
         pd.Index(arrays[0], name=keys[0])
     return pd.Series(sums[seen] / counts[seen], index=index, name=value)
@@ -92,26 +110,19 @@ def deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str = "game
     """Per group ``by``: the sum (``sum``) and the number (``count``) of its deal means of
     ``value``, as ``deal_means(frame, value, [by], (deal,))`` summed per group, in its order.
 
-    A fixed-seat run's summary needs only these totals; building the per-deal index first was
-    most of the serial time after a million-game `simcards run` (0.44 s, then 1.2-2 s with
-    pandas' groupby), so dense keys sum in a (group, deal) table instead."""
-    dense = _dense_codes(frame, [by, deal])
+    A fixed-seat run's summary needs only these totals. Building the per-deal index first
+    costs 0.44 s on a million-game frame (pandas' groupby, used before, 1.2-2 s), serial time
+    after every `simcards run`; dense keys sum in a (group, deal) table instead."""
+    dense = _dense_sums(frame, value, [by, deal])
     if dense is None:
         return deal_means(frame, value, [by], (deal,)).groupby(level=by, observed=True).agg(["sum", "count"])
-    codes, sizes, lows = dense
-    flat = np.ravel_multi_index(codes, sizes)
-    n = int(np.prod(sizes))
-    counts = np.bincount(flat, minlength=n).reshape(sizes)
-    sums = np.bincount(flat, weights=frame[value].to_numpy(np.float64), minlength=n).reshape(sizes)
+    counts, sums, sizes, lows = dense
     held = counts > 0
     means = np.divide(sums, counts, out=np.zeros(sizes), where=held)
     deals = held.sum(axis=1)
     seen = np.flatnonzero(deals)
-    col = frame[by]
-    keys = (pd.Categorical.from_codes(seen, dtype=col.dtype) if isinstance(col.dtype, pd.CategoricalDtype)
-            else (seen + lows[0]).astype(col.dtype))
     return pd.DataFrame({"sum": means.sum(axis=1)[seen], "count": deals[seen]},
-                        index=pd.Index(keys, name=by))
+                        index=pd.Index(_key_values(frame[by], seen, lows[0]), name=by))
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,

@@ -113,8 +113,8 @@ from .expert import decide as expert_decide
 
 #: Run-time parameters (simcards.params): ``search:budget=1600:eval=1`` on the command line.
 #: The defaults are the setting that meets the issue's target beyond doubt (4 players against
-#: three expert: 36.2% [35.2, 37.2] on 2,000 fresh deals at about 4% less CPU per decision than budget 800; the
-#: racing table above): budget 1000 with racing costs less than budget 800 without.
+#: three expert: 36.2% [35.2, 37.2] on 2,000 fresh deals; the racing table above): budget 1000
+#: with racing costs about 4% less CPU per decision than budget 800 without.
 #: Round rollouts (eval 1) win more per millisecond than whole-game ones (32.7% at budget
 #: 400 and 1.0 ms per decision, against 28.4% at 2.3 ms), hence that default. The contract
 #: suite plays search at a small budget (tests/contract/conftest.py): it checks rules, not strength.
@@ -239,7 +239,6 @@ def _play_on(x, grng, srng, ev, rollout, rounds0):
     """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
     of the game (eval 0), or the end of the current round (eval 1 and 2) if it comes first;
     True if it stopped at the end of a round with the game going on.
-
 
     Compiled without reference counting, on borrowed buffers (simcards.search says why);
     ``_value``, which may allocate, scores where it stopped."""
