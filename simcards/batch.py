@@ -41,6 +41,14 @@ class Batch:
     strategy_params: np.ndarray       # per seat, its strategy's run-time parameter values (and table)
     strategy_dirs: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Read-only, as numba types an array constant: a search's rollouts pass a strategy its
+        # parameters as a module constant, and one writable row from the kernel would compile
+        # that strategy a second time (simcards.config, "Literal arguments"). A copy, so that
+        # the caller's array stays as it was.
+        self.strategy_params = np.array(self.strategy_params, np.float64)
+        self.strategy_params.setflags(write=False)
+
     @property
     def n_players(self) -> int:
         return len(self.strategies)

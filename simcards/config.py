@@ -10,6 +10,21 @@ cached kernel is always the current code, and a fresh process (the CLI, a test,
 a Dask worker) loads it from disk instead of recompiling. The one other function cached
 on disk is ``simcards.frame._narrow``, which calls nothing of the project's, so that the
 timestamp of its own file is all its machine code depends on.
+
+Literal arguments: numba compiles a called function once for every literal argument it is
+given, apart from its compile for an int64 in that place: ``f(s, 0)`` compiles ``f`` for
+``Literal[int](0)``. A variable first set from a literal and changed in a loop (``m = 0`` ...
+``m += 1`` ... ``f(s, m)``) does it too: type inference resolves the call once with the literal
+before it settles on int64. Each such copy costs a whole compile of the function and of all
+it calls (the Thirty-One search's ``search_move`` was compiled once for turns and once for votes,
+Five Alive's turn once more for the search). So calls pass typed values (``np.int64(0)``, or a
+module constant made with ``np.int64``), and the tiniest helpers called with literals are
+inlined by numba (``inline="always"``), where a literal costs nothing. Where a specialization
+is wanted (Thirty-One's deal shuffles 36 cards, a literal, so that numba unrolls it), a comment
+says so. An array's read-only flag is part of its type too: numba makes a module's array
+constant read-only, and the searches' rollouts pass their strategies such constants, so every
+strategy parameter row is read-only (``simcards.batch.Batch``). ``experiments/compile_profile.py``
+lists every function compiled more than once.
 """
 from __future__ import annotations
 

@@ -56,7 +56,9 @@ def _play_no_games(spec, module: ModuleType) -> None:
     (or loads) the batch loop and plays nothing."""
     n = spec.min_players
     params = spec.encode_params(spec.resolve_rules({}), n)
-    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params, np.zeros((n, 1), np.float64),
+    sparams = np.zeros((n, 1), np.float64)
+    sparams.setflags(write=False)                   # as every Batch's (simcards.batch)
+    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params, sparams,
                       np.zeros((0, n, 2 + len(spec.seat_columns)), np.int64),
                       np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(8, np.int64))
 

@@ -37,7 +37,7 @@ from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
-_TEMPLATE_VERSION = "5"
+_TEMPLATE_VERSION = "6"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
 
@@ -68,17 +68,7 @@ def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, st
         seed_game(grng, seed, g, STREAM_DEAL)
         seed_game(srng, seed, g, STREAM_STRATEGY)
         E.start_game(st, grng)
-        while True:
-            {advance}
-            if k < 0:
-                break
-            p = {decider}
-            sid = sids[p]
-{dispatch}
-            if not {is_legal}:
-                _illegal(status, g, p, k, m, sid)
-                break
-            {apply}
+{batch_loop}
         if status[ST_ILLEGAL] != 0:
             done = i
             break
@@ -121,6 +111,35 @@ def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
             E.snapshot(st, snaps[2 * step + 1])
         step += 1
 """
+
+#: The batch kernel's turn loop: ``advance``, a strategy's move, ``apply``...
+_LOOP = """        while True:
+            {advance}
+            if k < 0:
+                break
+            p = {decider}
+            sid = sids[p]
+{dispatch}
+            if not {is_legal}:
+                _illegal(status, g, p, k, m, sid)
+                break
+            {apply}"""
+#: ...or, for an engine with ``step`` (apply the move of the decision ``k``, if ``k >= 0``, then
+#: advance; returns the next decision), the same loop calling the engine at one place. An engine
+#: whose turn LLVM inlines into the kernel (Bombs Away's) is then held and optimized once in it,
+#: not twice (``advance`` and ``apply``).
+_STEP_LOOP = """        k = np.int64(-1)            # no decision yet: the first step only advances
+        m = np.int64(-1)
+        while True:
+            k = E.step(st, grng, k, m)
+            if k < 0:
+                break
+            p = {decider}
+            sid = sids[p]
+{dispatch}
+            if not {is_legal}:
+                _illegal(status, g, p, k, m, sid)
+                break"""
 
 _REST = '''
 
@@ -197,6 +216,11 @@ def carries_turn(spec: GameSpec) -> bool:
     return hasattr(importlib.import_module(f"{spec.package}.fast"), "advance_turn")
 
 
+def has_step(spec: GameSpec) -> bool:
+    """Whether the game's fast engine has ``step`` (``apply`` then ``advance`` in one call; optional)."""
+    return hasattr(importlib.import_module(f"{spec.package}.fast"), "step")
+
+
 def _dispatch(spec: GameSpec, infos: Sequence[StrategyInfo], indent: str, turn: bool = False) -> str:
     """``m = <the move of strategy sid for decision k>``, as nested ifs. Each decision's
     view has its own name: views of different decisions may have different types. A
@@ -244,7 +268,8 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
             module, function = decision_function(spec, info, d)
             lines.append(f"from {module} import {function} as s{i}_{d.function}")
     turn = carries_turn(spec)
-    loops = _BATCH.replace("{dispatch}", _dispatch(spec, infos, " " * 12, turn), 1)
+    loops = _BATCH.replace("{batch_loop}", _STEP_LOOP if has_step(spec) else _LOOP)
+    loops = loops.replace("{dispatch}", _dispatch(spec, infos, " " * 12, turn), 1)
     loops = loops.replace("{dispatch}", _dispatch(spec, infos, " " * 8, turn), 1)
     for name, call in _CALLS[turn].items():
         loops = loops.replace(name, call)

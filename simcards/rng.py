@@ -46,7 +46,9 @@ def _mix(z):
     return z ^ (z >> _S31)
 
 
-@njit(**NJIT_OPTIONS)
+# inlined by numba: its callers pass the stream as a literal (STREAM_DEAL, STREAM_STRATEGY), and
+# numba compiles a called function once per literal argument (simcards.config, LITERALS)
+@njit(inline="always", **NJIT_OPTIONS)
 def seed_game(state, seed, game_index, stream):
     """Set ``state`` to the start of the generator for (seed, game_index, stream)."""
     z = _mix(np.uint64(seed) + np.uint64(stream) * _U_STREAM)
@@ -76,7 +78,7 @@ def _below(x, n):
     return x, np.int64(m >> _S32)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)   # tiny; and a literal bound would compile a copy
 def rand_below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32, without bias (Lemire)."""
     x, r = _below(state[0], n)

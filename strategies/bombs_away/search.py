@@ -53,7 +53,7 @@ from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.games.bombs_away.defaults import answer as default_answer
 from simcards.games.bombs_away.defaults import name_rank as default_name
 from simcards.games.bombs_away.defaults import target as default_target
-from simcards.games.bombs_away.fast import advance, apply, write_result
+from simcards.games.bombs_away.fast import step, write_result
 from simcards.games.bombs_away.redeal import redeal
 from simcards.games.bombs_away.rules import ANSWER, EXTRA, MAX_PLAYERS, NAME, PLAY, TARGET
 from simcards.games.bombs_away.view import (A_POINTS, S_DECIDER, S_KIND, S_LEGAL, S_N,
@@ -200,8 +200,7 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
         for j in range(nk):
             copy_into(x, w)
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every answer
-            apply(x, grng, kind, cands[j])
-            at_horizon = _play_on(x, grng, srng, rollout, stop)
+            at_horizon = _play_on(x, grng, srng, rollout, stop, kind, cands[j])
             tally[VALS, j] = _value(x, seat, at_horizon, seat_out, game_out)
         accumulate(tally, jdef)
     choice = cands[paired_choice(tally, samples, jdef, margin)]
@@ -210,20 +209,24 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, rollout, stop):
-    """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
-    of the game, or the horizon (turn ``stop``) if it comes first; True if it stopped at the
-    horizon with the game going on.
+def _play_on(x, grng, srng, rollout, stop, kind, move):
+    """Answer the pending question ``kind`` of ``x`` with ``move``, then play on with the
+    rollout strategy in every seat to the evaluation point: the end of the game, or the
+    horizon (turn ``stop``) if it comes first; True if it stopped at the horizon with the
+    game going on.
 
+    The engine's ``step`` (apply, then advance to the next question) is called at one place,
+    so that this loop holds the inlined turn once, as the kernel's does (simcards.kernels).
     Compiled without reference counting, on borrowed buffers (simcards.search says why);
     ``_value``, which may allocate, scores where it stopped."""
+    k, m = kind, move
     while True:
+        k = step(x, grng, k, m)
         if x[S_TURNS] >= stop and x[S_OVER] == 0:
             return True
-        k = advance(x, grng)
         if k < 0:
             return False
-        apply(x, grng, k, strategy_move(x, x[S_DECIDER], k, srng, rollout))
+        m = strategy_move(x, x[S_DECIDER], k, srng, rollout)
 
 
 @njit(**NJIT_OPTIONS)

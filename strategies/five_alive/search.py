@@ -138,6 +138,9 @@ _TABLE = len(PARAMS)
 #: eval 1 falls back to whole-game rollouts above this many lives left in all (model size)
 MODEL_LIVES_CAP = 40
 _NO_MOVE = -1
+#: PLAY typed int64: a literal kind compiled the engine's whole turn a second time for the
+#: search (simcards.config, "Literal arguments")
+_PLAY = np.int64(PLAY)
 
 
 @njit(**NJIT_OPTIONS)
@@ -212,7 +215,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
             ev = 0
     rounds0 = s[ROUNDS]
     tally = new_tally(nk)
-    samples, spent, active = 0, 0, nk
+    samples, spent, active = np.int64(0), np.int64(0), nk    # typed: not literals (simcards.config)
     while keep_sampling(samples, spent, active, budget):
         drng[0] = next_u64(local)
         redeal(s, seat, w, drng)
@@ -222,7 +225,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
                 continue                    # dropped by the race
             copy_into(x, w)
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
-            apply(x, grng, PLAY, kinds[j])
+            apply(x, grng, _PLAY, kinds[j])
             round_end = _play_on(x, grng, srng, ev, rollout, rounds0)
             tally[VALS, j] = _value(x, seat, ev, round_end, seat_out, game_out, memo, scratch, table)
         accumulate(tally, jdef)

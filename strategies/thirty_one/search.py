@@ -121,18 +121,21 @@ TUNED_ROW = _alias_row(_TUNED_ALIAS, _threshold.PARAMS)
 REDEAL_TRIES = 64
 #: the keys model is exact up to this many keys in all (else eval 1 plays whole games)
 MODEL_KEYS_CAP = 60
+#: the decision kinds typed int64: with literal kinds numba compiled the whole search twice
+#: (simcards.config, "Literal arguments")
+_TURN, _VOTE = np.int64(TURN), np.int64(VOTE)
 
 
 @njit(**NJIT_OPTIONS)
 def turn(view, rng, params):
     # thin wrappers: the reference engine's twin test calls these functions' py_func, which
     # then run the compiled search below on the view's array, as the kernel does
-    return _search(view.s, view.seat, rng, params, TURN)
+    return _search(view.s, view.seat, rng, params, _TURN)
 
 
 @njit(**NJIT_OPTIONS)
 def vote(view, rng, params):
-    return _search(view.s, view.seat, rng, params, VOTE)
+    return _search(view.s, view.seat, rng, params, _VOTE)
 
 
 @njit(**NJIT_OPTIONS)

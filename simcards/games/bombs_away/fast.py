@@ -2,7 +2,7 @@
 
 A turn can ask several questions (a card, a second card after an ace, a rank to
 name, an opponent, a duel answer), so the engine is a small state machine:
-``s[S_PHASE]`` says where the game stands. ``_step`` answers the pending question
+``s[S_PHASE]`` says where the game stands. ``step`` answers the pending question
 (``apply``) or not (``advance``), then plays every forced step (a turn start, a
 question with a single possible answer, the end of a turn) until a question with
 two or more answers is pending. The reference engine (reference.py) writes the
@@ -31,9 +31,9 @@ How it is compiled (one of three decorators on every function; docs/rules/bombs-
   its IR at every call site, so it is kept for small functions. Inlining the whole
   engine this way made the kernel compile for 85 s.
 - ``_HOT``, ``forceinline``: compiled once, inlined by LLVM into every caller. The
-  turn's path (``_step`` and what it calls) is inlined into the generated kernel.
-  Each effect has one call site (``_resolve``), so the kernel holds it once per copy
-  of ``_step`` (two: ``advance`` and ``apply``). Their arguments are never literal
+  turn's path (``step`` and what it calls) is inlined into the generated kernel,
+  whose loop calls ``step`` at one place (simcards.kernels), so the kernel holds the
+  turn once. Each effect has one call site (``_resolve``). Arguments are never literal
   constants (``_NONE``, not ``-1``): numba compiles a function again for every
   literal it is called with.
 - ``_CALL``: compiled once and called: the rare paths (the shuffles, the 4, 5, 7
@@ -97,6 +97,7 @@ _N_NAMES = LAST_NAME - FIRST_NAME + 1
 _NOT_SEVEN = ~(1 << SEVEN)
 _NOT_SIX = ~(1 << SIX)
 _NONE = np.int64(-1)     # "no rank named", "nothing to answer"; typed int64, not a literal -1
+_TEN = np.int64(TEN)     # (a literal 10 given to _give would compile _unknow a second time)
 
 # how each function is compiled (the module's docstring says why)
 _LEAF = {**NJIT_OPTIONS, "inline": "always"}            # numba copies the IR into the caller
@@ -245,7 +246,7 @@ def _swap_tens(s, q):
     h = A_HANDS + q * K
     tries = s[S_STOCK_N]
     while s[h + TEN] > 1 and tries > 0:
-        _give(s, q, TEN)
+        _give(s, q, _TEN)
         for i in range(s[S_STOCK_N], 0, -1):          # the 10 goes under the stock
             s[A_STOCK + i] = s[A_STOCK + i - 1]
         s[A_STOCK] = TEN
@@ -675,12 +676,13 @@ def _resolve(s, rng, move):
 
 
 @njit(**_HOT, **_INTERNAL)
-def _step(s, rng, kind, move):
-    """``advance`` and ``apply`` in one function: answer the pending question with ``move`` if
+def step(s, rng, kind, move):
+    """``apply`` then ``advance`` in one function: answer the pending question with ``move`` if
     ``kind`` >= 0, then play forced steps (a question with one possible answer or none is
     answered here) until a question with two or more answers is pending; returns its kind,
-    or DONE. One function with one call of ``_resolve``: the kernel inlines it twice, and
-    numba compiles it once (docs/rules/bombs-away.md, "Engine notes")."""
+    or DONE. One function with one call of ``_resolve``, and the kernel's loop calls it at one
+    place: numba compiles the turn once and the kernel holds it once (docs/rules/bombs-away.md,
+    "Engine notes")."""
     while True:
         if kind < 0:                                    # no answer in hand: see where we are
             ph = s[S_PHASE]
@@ -726,7 +728,7 @@ def _step(s, rng, kind, move):
 @njit(**_LEAF)
 def advance(s, rng):
     """Forced steps up to the next question with two or more answers: its kind, or DONE."""
-    return _step(s, rng, _NONE, _NONE)
+    return step(s, rng, _NONE, _NONE)
 
 
 @njit(**_CALL)
@@ -788,7 +790,7 @@ def is_legal(s, kind, move):
 @njit(**_LEAF)
 def apply(s, rng, kind, move):
     """The pending question (``kind``) answered with ``move``, up to the next question."""
-    _step(s, rng, kind, move)
+    step(s, rng, kind, move)
 
 
 # ------------------------------------------------------------------ outcome

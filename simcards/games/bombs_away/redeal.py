@@ -208,8 +208,8 @@ def redeal(s, seat, w, rng):
     total = unseen_counts(s, seat, unseen)
     # the hands inference 2 constrains first, then the others
     order = np.empty(MAX_PLAYERS, np.int64)
-    c = 0
-    for q in range(n):
+    c = np.int64(0)                 # typed, and the last try's flag computed: literals would
+    for q in range(n):              # compile _deal once per value (simcards.config)
         if q != seat and s[A_VOID + q] != 0:
             order[c] = q
             c += 1
@@ -217,13 +217,10 @@ def redeal(s, seat, w, rng):
         if q != seat and s[A_VOID + q] == 0:
             order[c] = q
             c += 1
-    ok = False
-    for _ in range(RETRIES):
-        if _deal(s, seat, w, rng, order, c, unseen, True):
-            ok = True
+    # up to RETRIES tries that respect inference 2, then one that may not
+    for attempt in range(RETRIES + 1):
+        if _deal(s, seat, w, rng, order, c, unseen, attempt < RETRIES):
             break
-    if not ok:
-        _deal(s, seat, w, rng, order, c, unseen, False)
     # what is left is exactly STOCK_N cards in a real position (the test checks it); the engine
     # never reads the places above it, which are zero here
     m = total

@@ -45,6 +45,9 @@ DONE = -1
 #: A callee compiled first from such a function inherits these flags (numba's flag
 #: inheritance): NJIT_OPTIONS spells out ``forceinline``.
 _INTERNAL = INTERNAL_NJIT_FLAGS
+#: The deal's direction, typed: a literal 1 compiled ``_deal`` twice (simcards.config,
+#: "Literal arguments").
+_CLOCKWISE = np.int64(1)
 # result columns (simcards.registry: seat rows start with win, rank)
 C_LIVES = 2 + SEAT_COLUMNS.index("lives")
 C_DEALT = 2 + SEAT_COLUMNS.index("dealt_mask")
@@ -75,7 +78,9 @@ def sorted_deck_at(s):
 def _shuffle(s, at, n, rng):
     """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down; its
     draws are computed ahead into the last run of the state)."""
-    shuffle_range_ahead(s, at, n, rng, s[STOCK + 3 * s[DECK]:])
+    # typed: callers pass the literal STOCK, and numba compiles a function once per literal
+    # argument (simcards.config, "Literal arguments")
+    shuffle_range_ahead(s, np.int64(at), np.int64(n), rng, s[STOCK + 3 * s[DECK]:])
 
 
 #: Seats are 0..MAX_PLAYERS - 1, so their bits fit in SEAT_BITS.
@@ -219,7 +224,7 @@ def start_round(s, rng):
     _shuffle(s, STOCK, d, rng)
     dealer = s[DEALER]
     alive = s[ALIVE_N]
-    _deal(s, STOCK + d - 1, alive * s[HAND_SIZE], dealer, 1)
+    _deal(s, STOCK + d - 1, alive * s[HAND_SIZE], dealer, _CLOCKWISE)
     s[STOCK_N] = d - alive * s[HAND_SIZE]
     s[TOTAL] = 0
     s[DIR] = 1

@@ -98,7 +98,7 @@ def redeal(s, seat, w, rng):
     # ---- the unseen cards, kinds ascending (a canonical order: the shuffle alone decides)
     unseen = np.empty(N_KINDS, np.int64)
     unseen_counts(s, seat, unseen)
-    m = 0
+    m = np.int64(0)                         # typed, not a literal (simcards.config)
     for k in range(N_KINDS):
         for _ in range(unseen[k]):
             w[STOCK + m] = k

@@ -397,8 +397,8 @@ def _end_round(s, rng):
 @njit(**NJIT_OPTIONS, **_INTERNAL)
 def _check_deal(s, rng):
     """Rule 13: dealt combinations, in turn order from the dealer's left; the best wins, then the first."""
-    best = 0
-    who = -1
+    best = np.int64(0)          # typed: numba would compile _declare for literal 0 and -1 too
+    who = np.int64(-1)          # (simcards.config, "Literal arguments")
     p = s[DEALER]
     for _ in range(s[N]):
         p = _next(s, p)

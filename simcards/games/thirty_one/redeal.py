@@ -211,14 +211,14 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
         if q != seat:
             placed |= s[HELD + q]
     pool = np.empty(N_CARDS, np.int64)
-    m = 0
+    m = np.int64(0)             # typed, as lo: not literals to _fill (simcards.config)
     for c in range(N_CARDS):
         if not (placed >> c) & 1:
             pool[m] = c
             m += 1
     # ---- the other hands: seats with a soft bound first, then the rest
     missed = 0
-    lo = 0
+    lo = np.int64(0)
     for constrained in (True, False):
         for q in range(n):
             if q == seat:

@@ -222,7 +222,7 @@ def redeal(s, seat, w, rng):
     # ---- the constrained seats: jokers only first, then the takers
     order = np.empty(MAX_PLAYERS, np.int64)
     caps = np.empty(2 * N_KINDS, np.int64)
-    n_order = 0
+    n_order = np.int64(0)           # typed, not a literal to _deal (simcards.config)
     for pick in (2, 1):
         for q in range(n):
             if q != seat and s[HAND_N + q] > 0 and barred_caps(s[BARRED + q], caps) == pick:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.errors import SimcardsError
 from simcards.options import RuleOption, check_deal
 from simcards.registry import Decision
@@ -68,7 +68,9 @@ def value(kind):
     return kind + 1
 
 
-@njit(**FORCEINLINE_NJIT_OPTIONS)
+# inlined by numba, not LLVM: strategies call it with literal actions and kinds, and numba compiles
+# a called function once per literal argument (simcards.config, "Literal arguments")
+@njit(inline="always", **NJIT_OPTIONS)
 def encode_move(action, kind, count):
     return (action << 9) | (kind << 5) | count
 
