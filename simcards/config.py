@@ -11,6 +11,12 @@ a Dask worker) loads it from disk instead of recompiling. The one other function
 on disk is ``simcards.frame._narrow``, which calls nothing of the project's, so that the
 timestamp of its own file is all its machine code depends on.
 
+Compiled functions: numba makes each compiled (not inlined) function a library of its own,
+optimizes it with LLVM and emits its machine code, then links its IR into every library that
+calls it, where it is optimized and emitted again (at every level of a call chain). A one-line
+wrapper compiled on its own therefore costs a compile and a share of each caller's; such
+wrappers are inlined by numba (``inline="always"``), which copies their IR into the caller.
+
 Literal arguments: numba compiles a called function once for every literal argument it is
 given, apart from its compile for an int64 in that place: ``f(s, 0)`` compiles ``f`` for
 ``Literal[int](0)``. A variable first set from a literal and changed in a loop (``m = 0`` ...

@@ -154,8 +154,12 @@ def slot(params: Mapping[str, tuple], name: str) -> int:
 
 
 def default_row(params: Mapping[str, tuple]) -> np.ndarray:
-    """A strategy's row of default values (for calling its functions directly, e.g. in tests)."""
-    return np.array([float(v[0]) for v in params.values()], np.float64)
+    """A strategy's row of default values (for calling its functions directly, e.g. in tests),
+    read-only as the kernel's rows are (simcards.batch.Batch), so that a call compiles nothing
+    the kernel did not."""
+    row = np.array([float(v[0]) for v in params.values()], np.float64)
+    row.setflags(write=False)
+    return row
 
 
 def split(text: str) -> tuple[str, dict[str, str]]:

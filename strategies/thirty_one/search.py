@@ -109,7 +109,7 @@ CHASER_ROW = default_row(_suit_chaser.PARAMS)
 
 def _alias_row(alias, params):
     _, *pairs = alias.split(":")
-    row = default_row(params)
+    row = default_row(params).copy()
     for pair in pairs:
         k, v = pair.split("=")
         row[slot(params, k)] = float(v)

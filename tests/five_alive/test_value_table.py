@@ -134,7 +134,7 @@ def test_search_with_the_table_passes_the_twin_test(n, rules, shared):
 
 
 def test_only_eval_2_asks_for_a_table_and_only_one_of_a_sensible_size():
-    row = default_row(search.PARAMS)
+    row = default_row(search.PARAMS).copy()
     row[list(search.PARAMS).index("eval")] = 2
     assert search.table_for(4, _rules_row(4), row) is not None
     assert search.table_for(4, _rules_row(4, lives=60), row) is None     # eval 2 is then eval 1

@@ -37,7 +37,9 @@ How it is compiled (one of three decorators on every function; docs/rules/bombs-
   constants (``_NONE``, not ``-1``): numba compiles a function again for every
   literal it is called with.
 - ``_CALL``: compiled once and called: the rare paths (the shuffles, the 4, 5, 7
-  and 9, the tens rule, going out) and the contract's entry points.
+  and 9, the tens rule, going out) and the contract's entry points, but for the
+  one-line views and ``decider``, which are ``_LEAF`` (simcards.config, "Compiled
+  functions").
 
 Internal ``_HOT``/``_CALL`` functions are compiled without the Python and C
 wrappers nobody calls, and without numba's reference counting (``_nrt=False``):
@@ -731,7 +733,7 @@ def advance(s, rng):
     return step(s, rng, _NONE, _NONE)
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def decider(s):
     return s[S_DECIDER]
 
@@ -741,27 +743,27 @@ def _view(s):
     return View(s, s[S_DECIDER])
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def view_play(s):
     return _view(s)
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def view_extra(s):
     return _view(s)
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def view_name(s):
     return _view(s)
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def view_target(s):
     return _view(s)
 
 
-@njit(**_CALL)
+@njit(**_LEAF)
 def view_answer(s):
     return _view(s)
 

@@ -454,7 +454,10 @@ def legal_moves(s, out):
     return k
 
 
-@njit(**NJIT_OPTIONS, **_INTERNAL)
+# _cap, _refresh and _accepted are a counter and two calls: copied into their callers by
+# numba, where as compiled functions each was a library of its own, optimized and emitted
+# again in every caller's (simcards.config, "Compiled functions")
+@njit(**_INLINE)
 def _cap(s, rng):
     """Rule 12: a round still going after TURN_CAP turns ends in a showdown."""
     s[ECAP] += 1
@@ -506,7 +509,7 @@ def is_legal(s, kind, move):
     return in_legal_set(s, _voter(s) if vote else _cur(s), move)
 
 
-@njit(**NJIT_OPTIONS, **_INTERNAL)
+@njit(**_INLINE)
 def _refresh(s, rng):
     """Rule 9a: a full circle with no card changing hands refreshes the middle."""
     s[QUIET] = 0
@@ -600,7 +603,7 @@ def apply(s, rng, kind, move):
         _propose(s, p)
 
 
-@njit(**NJIT_OPTIONS, **_INTERNAL)
+@njit(**_INLINE)
 def _accepted(s, rng):
     s[EPROP] += 1
     _showdown(s)
