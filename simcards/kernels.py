@@ -112,17 +112,19 @@ def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
         step += 1
 """
 
-#: The batch kernel's turn loop: ``advance``, a strategy's move, ``apply``...
-_LOOP = """        while True:
-            {advance}
-            if k < 0:
-                break
+#: The batch kernel's decision k: the decider's strategy's move m, checked.
+_DECIDE = """
             p = {decider}
             sid = sids[p]
 {dispatch}
             if not {is_legal}:
                 _illegal(status, g, p, k, m, sid)
-                break
+                break"""
+#: The batch kernel's turn loop: ``advance``, a decision, ``apply``...
+_LOOP = """        while True:
+            {advance}
+            if k < 0:
+                break""" + _DECIDE + """
             {apply}"""
 #: ...or, for an engine with ``step`` (apply the move of the decision ``k``, if ``k >= 0``, then
 #: advance; returns the next decision), the same loop calling the engine at one place. An engine
@@ -133,13 +135,7 @@ _STEP_LOOP = """        k = np.int64(-1)            # no decision yet: the first
         while True:
             k = E.step(st, grng, k, m)
             if k < 0:
-                break
-            p = {decider}
-            sid = sids[p]
-{dispatch}
-            if not {is_legal}:
-                _illegal(status, g, p, k, m, sid)
-                break"""
+                break""" + _DECIDE
 
 _REST = '''
 
