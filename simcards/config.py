@@ -51,6 +51,11 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: NRT_incref/NRT_decref calls on the borrowed arrays' null counters at each call and slice
 #: (Five Alive's kernel took about a fifth less CPU per turn without them).
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+#: For a strategy's decision function that only hands over to a big compiled function (each
+#: game's search): numba copies it into the kernel, so that it is not a library of its own
+#: holding a linked copy of the whole search ("Compiled functions" above; Bombs Away's five
+#: search wrappers cost about 3.4 s of compile each).
+WRAPPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "inline": "always"}
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 
