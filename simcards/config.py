@@ -16,6 +16,9 @@ optimizes it with LLVM and emits its machine code, then links its IR into every 
 calls it, where it is optimized and emitted again (at every level of a call chain). A one-line
 wrapper compiled on its own therefore costs a compile and a share of each caller's; such
 wrappers are inlined by numba (``inline="always"``), which copies their IR into the caller.
+So are the searches' decision functions, which only hand over to the search: compiled on
+their own, each held a linked copy of the whole search (Bombs Away's five cost about 3.4 s
+of compile each).
 
 Literal arguments: numba compiles a called function once for every literal argument it is
 given, apart from its compile for an int64 in that place: ``f(s, 0)`` compiles ``f`` for
@@ -51,11 +54,6 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: NRT_incref/NRT_decref calls on the borrowed arrays' null counters at each call and slice
 #: (Five Alive's kernel took about a fifth less CPU per turn without them).
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
-#: For a strategy's decision function that only hands over to a big compiled function (each
-#: game's search): numba copies it into the kernel, so that it is not a library of its own
-#: holding a linked copy of the whole search ("Compiled functions" above; Bombs Away's five
-#: search wrappers cost about 3.4 s of compile each).
-WRAPPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "inline": "always"}
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 

@@ -47,7 +47,7 @@ def _mix(z):
 
 
 # inlined by numba: its callers pass the stream as a literal (STREAM_DEAL, STREAM_STRATEGY), and
-# numba compiles a called function once per literal argument (simcards.config, LITERALS)
+# numba compiles a called function once per literal argument (simcards.config, "Literal arguments")
 @njit(inline="always", **NJIT_OPTIONS)
 def seed_game(state, seed, game_index, stream):
     """Set ``state`` to the start of the generator for (seed, game_index, stream)."""

@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from simcards.borrow import keep_alive
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS, WRAPPER_NJIT_OPTIONS
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.games.bombs_away.defaults import answer as default_answer
 from simcards.games.bombs_away.defaults import name_rank as default_name
 from simcards.games.bombs_away.defaults import target as default_target
@@ -89,7 +89,7 @@ _KINDS = slot(PARAMS, "kinds")
 SNIPER_TUNED = np.array([31.0, 1.0, 6.0], np.float64)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def _ask(view, rng, params):
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_HORIZON]), np.int64(params[_ROLLOUT]),
@@ -97,28 +97,29 @@ def _ask(view, rng, params):
 
 
 # every question goes through the same search (thin wrappers: the reference engine's twin test
-# calls their py_func, which then runs the compiled search on the view's array)
-@njit(**WRAPPER_NJIT_OPTIONS)
+# calls their py_func, which then runs the compiled search on the view's array; inlined by numba:
+# simcards.config, "Compiled functions")
+@njit(inline="always", **NJIT_OPTIONS)
 def play(view, rng, params):
     return _ask(view, rng, params)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def extra(view, rng, params):
     return _ask(view, rng, params)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def name_rank(view, rng, params):
     return _ask(view, rng, params)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def target(view, rng, params):
     return _ask(view, rng, params)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def answer(view, rng, params):
     return _ask(view, rng, params)
 

@@ -95,7 +95,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from simcards.borrow import keep_alive
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS, WRAPPER_NJIT_OPTIONS
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import bit_count, copy_into, nth_bit
 from simcards.games.five_alive.fast import advance, apply, write_result
 from simcards.games.five_alive.redeal import redeal
@@ -143,10 +143,11 @@ _NO_MOVE = -1
 _PLAY = np.int64(PLAY)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def decide(view, rng, params):
     # a thin wrapper: the reference engine's twin test calls this function's py_func, which
-    # then runs the compiled search below on the view's array, as the kernel does
+    # then runs the compiled search below on the view's array, as the kernel does; inlined by
+    # numba (simcards.config, "Compiled functions")
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_RACE],
                        params[_TABLE:])

@@ -65,7 +65,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from simcards.borrow import keep_alive
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS, WRAPPER_NJIT_OPTIONS
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import copy_into
 from simcards.games.thirty_one.fast import advance, apply, view_turn, view_vote, write_result
 from simcards.games.thirty_one.redeal import redeal_with
@@ -126,19 +126,20 @@ MODEL_KEYS_CAP = 60
 _TURN, _VOTE = np.int64(TURN), np.int64(VOTE)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def turn(view, rng, params):
     # thin wrappers: the reference engine's twin test calls these functions' py_func, which
-    # then run the compiled search below on the view's array, as the kernel does
+    # then run the compiled search below on the view's array, as the kernel does; inlined by
+    # numba (simcards.config, "Compiled functions")
     return _search(view.s, view.seat, rng, params, _TURN)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def vote(view, rng, params):
     return _search(view.s, view.seat, rng, params, _VOTE)
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def _search(s, seat, rng, params, kind):
     return search_move(s, seat, rng, kind, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]),

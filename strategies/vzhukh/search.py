@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 
 from simcards.borrow import keep_alive
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS, WRAPPER_NJIT_OPTIONS
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.engine import copy_into
 from simcards.games.vzhukh.defaults import attack_lowest
 from simcards.games.vzhukh.fast import advance, apply, view_defend
@@ -96,15 +96,16 @@ CHEAP_BEAT_DEFAULTS = np.array([float(v[0]) for v in _cheap_beat.PARAMS.values()
 assert list(_cheap_beat.PARAMS) == ["joker_below", "transfer_cards"]
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def attack(view, rng, params):
     # thin wrappers: the reference engine's twin test calls their py_func, which then runs
-    # the compiled search below on the view's array, as the kernel does
+    # the compiled search below on the view's array, as the kernel does; inlined by numba
+    # (simcards.config, "Compiled functions")
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD])
 
 
-@njit(**WRAPPER_NJIT_OPTIONS)
+@njit(inline="always", **NJIT_OPTIONS)
 def defend(view, rng, params):
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD])
