@@ -86,6 +86,22 @@ def rand_below(state, n):
     return r
 
 
+@njit(inline="always", **NJIT_OPTIONS)   # one draw and a swap, on a game's hot path
+def draw_to_top(a, lo, n, state):
+    """One step of ``shuffle_range(a, lo, n, state)`` at the moment it is needed: a uniformly
+    chosen one of a[lo:lo+n] (0 < n) changes places with a[lo+n-1], the top.
+
+    A pile of cards that nobody looks into until its top card is taken need not be shuffled
+    first: taking a card at random from it each time, as here, deals exactly what a shuffle
+    then taking the top would (each order equally likely), with one draw per card taken
+    instead of one per card shuffled. The numbers are not the same as a whole shuffle's."""
+    j = np.uint64(lo + rand_below(state, n))     # unsigned: no wrap-around code (lo >= 0)
+    hi = np.uint64(lo + n - 1)
+    x = a[hi]
+    a[hi] = a[j]
+    a[j] = x
+
+
 @njit(**NJIT_OPTIONS)
 def shuffle_range(a, lo, n, state):
     """Fisher-Yates shuffle of a[lo:lo+n] in place, from the last position down."""
@@ -168,6 +184,12 @@ class PyRandom:
                 m = (self.next_u64() >> 32) * n
                 low = m & 0xFFFFFFFF
         return m >> 32
+
+    def draw_to_top(self, items: list, lo: int) -> None:
+        """Twin of ``draw_to_top``: a uniformly chosen one of items[lo:] changes places with
+        the last (the top); items[lo:] is not empty."""
+        j = lo + self.below(len(items) - lo)
+        items[j], items[-1] = items[-1], items[j]
 
     def shuffle(self, items: list) -> None:
         for i in range(len(items) - 1, 0, -1):

@@ -37,7 +37,9 @@ def build(n=3, hands=(), pile=(), stock=None, current=0, direction=1, points=Non
           **rules):
     """A hand-made position. ``pile`` holds kinds or (kind, counts as) pairs, bottom first;
     the rest of the deck is the stock (kinds ascending, so its top card is the highest
-    kind) unless a stock is given."""
+    kind) unless a stock is given. The stock lies in the order given, as if every card had been
+    put under it (``stock_fixed``): cards are drawn from its top in that order, and a shuffle
+    (rules 5, 9, 12) makes it unordered."""
     game = Game(n, SPEC.resolve_rules(rules), seed=0, game_index=0)
     game.log.clear()
     game.hands = [counts(h) for h in hands] + [[0] * N_KINDS for _ in range(n - len(hands))]
@@ -48,6 +50,7 @@ def build(n=3, hands=(), pile=(), stock=None, current=0, direction=1, points=Non
             left[k] -= 1
         stock = [k for k in range(N_KINDS) for _ in range(left[k])]
     game.stock = list(stock)
+    game.stock_fixed = len(game.stock)
     game.current, game.direction, game.must = current, direction, must
     if points is not None:
         game.points = list(points)

@@ -99,3 +99,32 @@ def test_shuffle_ahead_redraws_like_shuffle_range():
     rng.shuffle_range_ahead(b, 0, 50, batched, b[60:])
     assert a[:50].tolist() == b[:50].tolist()
     assert plain[0] == batched[0] == (start + 50 * rng.GOLDEN) & rng.MASK64  # 49 draws + 1 redraw
+
+
+def test_draw_to_top_taken_back_to_back_is_the_shuffle():
+    """Cards taken off the top one at a time, each chosen then (draw_to_top), come in the order
+    shuffle_range would have laid them out, from the same numbers: a shuffle taken lazily. The
+    jitted function and its Python twin agree."""
+    for n in (2, 3, 9, 54):
+        for game in range(10):
+            whole, lazy = rng.new_state(), rng.new_state()
+            rng.seed_game(whole, 11, game, 0)
+            lazy[:] = whole
+            twin = rng.PyRandom(11, game, 0)
+            a = np.arange(70, dtype=np.int64)
+            b = a.copy()
+            rng.shuffle_range(a, 5, n, whole)
+            items, taken = list(range(5, 5 + n)), []
+            for m in range(n, 1, -1):
+                rng.draw_to_top(b, 5, m, lazy)
+                twin.draw_to_top(items, 0)
+                taken.append(items.pop())
+            assert a.tolist() == b.tolist(), (n, game)
+            assert taken + items == a[5:5 + n][::-1].tolist()
+            assert whole[0] == lazy[0] == twin.state
+    # past a known bottom: only the cards above it are chosen from
+    twin = rng.PyRandom(1, 0, 0)
+    for _ in range(200):
+        items = [7, 8, 1, 2, 3]
+        twin.draw_to_top(items, 2)
+        assert items[:2] == [7, 8] and sorted(items[2:]) == [1, 2, 3]

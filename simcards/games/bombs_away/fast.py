@@ -9,8 +9,12 @@ two or more answers is pending. The reference engine (reference.py) writes the
 same flow as plain Python and stops at exactly the same points; tests replay fast
 games through it.
 
-Random draws happen in the reference engine's order: the deal, the shuffles
-of rules 5, 9 and 12, and the random cards taken by a 5 or a 9.
+Random draws happen in the reference engine's order: every card taken from the stock
+(the deal, a draw, the tens rule) and the random cards taken by a 5 or a 9. The
+shuffles of rules 1, 5, 9 and 12 draw nothing: nobody sees into the stock, so a
+card is chosen at random from its shuffled part when it is taken
+(``_pop_stock``, ``simcards.rng.draw_to_top``), which deals the same game as a
+shuffle (docs/rules/bombs-away.md, "Engine notes").
 
 Speed: numba reference-counts an array each time it is taken out of a struct
 or passed into a function, with an atomic operation; measured on the first,
@@ -36,7 +40,7 @@ How it is compiled (one of three decorators on every function; docs/rules/bombs-
   turn once. Each effect has one call site (``_resolve``). Arguments are never literal
   constants (``_NONE``, not ``-1``): numba compiles a function again for every
   literal it is called with.
-- ``_CALL``: compiled once and called: the rare paths (the shuffles, the 4, 5, 7
+- ``_CALL``: compiled once and called: the rare paths (the refill, the 4, 5, 7
   and 9, the tens rule, going out) and the contract's entry points, but for the
   one-line views and ``decider``, which are ``_LEAF`` (simcards.config, "Compiled
   functions").
@@ -67,9 +71,9 @@ from simcards.games.bombs_away.view import (
     A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
-    S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
+    S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
     S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
-from simcards.rng import rand_below, shuffle_range_ahead
+from simcards.rng import draw_to_top, rand_below
 
 DONE = -1
 _FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...
@@ -93,7 +97,7 @@ PH_OVER = 12
 
 _VALUE = np.array(VALUE, np.int64)
 _COUNTS = np.array(KIND_COUNTS, np.int64)
-HEAD = 18  # scalars at the start of a snapshot
+HEAD = 19  # scalars at the start of a snapshot
 _NAMES_MASK = sum(1 << k for k in range(FIRST_NAME, LAST_NAME + 1))   # 9..A
 _N_NAMES = LAST_NAME - FIRST_NAME + 1
 _NOT_SEVEN = ~(1 << SEVEN)
@@ -131,10 +135,26 @@ def _next(s, n, p, d):
 
 # ------------------------------------------------------------------ stock and pile
 @njit(**_LEAF)
-def _shuffle_stock(s, rng):
-    """simcards.rng.shuffle on the stock (Fisher-Yates from the last position down), its random
-    indices drawn first into the hidden scratch block."""
-    shuffle_range_ahead(s, A_STOCK, s[S_STOCK_N], rng, s[A_SCRATCH:])
+def _shuffle_stock(s):
+    """Rules 1, 5, 9, 12: the stock is shuffled. Nothing is moved: no card of it lies in a
+    known place any more, and ``_pop_stock`` takes each at random when it is taken."""
+    s[S_STOCK_FIXED] = 0
+
+
+@njit(**_LEAF)
+def _pop_stock(s, rng):
+    """The stock's top card, taken off (the stock is not empty). Its bottom STOCK_FIXED cards
+    lie in a known order (a hand or a 10 put under it); the rest were shuffled and are unseen,
+    so the top one is any of them with equal chance: one is chosen now (simcards.rng.draw_to_top).
+    When only the known bottom is left, its top card is taken."""
+    m = s[S_STOCK_N]
+    f = s[S_STOCK_FIXED]
+    if m > f:
+        draw_to_top(s, A_STOCK + f, m - f, rng)
+    else:
+        s[S_STOCK_FIXED] = m - 1
+    s[S_STOCK_N] = m - 1
+    return s[A_STOCK + m - 1]
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -154,7 +174,7 @@ def _refill(s, rng):
         s[A_EFF + i] = 0
     s[S_PILE_N] = 1
     s[S_STOCK_N] = m
-    _shuffle_stock(s, rng)
+    _shuffle_stock(s)
 
 
 @njit(**_LEAF)
@@ -229,30 +249,31 @@ def _draw(s, rng, q):
         _refill(s, rng)
         if s[S_STOCK_N] == 0:
             return False
-    s[S_STOCK_N] -= 1
-    _take(s, q, s[A_STOCK + s[S_STOCK_N]])
+    _take(s, q, _pop_stock(s, rng))
     return True
 
 
 @njit(**_LEAF)
-def _tens(s, q):
+def _tens(s, rng, q):
     """Rule 4: each extra 10 goes under the stock and is replaced from the top,
     giving up after as many tries as the stock had cards."""
     if s[A_HANDS + q * K + TEN] > 1 and s[S_TENS] != 0:
-        _swap_tens(s, q)
+        _swap_tens(s, rng, q)
 
 
 @njit(**_CALL, **_INTERNAL)
-def _swap_tens(s, q):
+def _swap_tens(s, rng, q):
     """Rule 4's swaps (a hand with two 10s or more: rare, so called, not inlined)."""
     h = A_HANDS + q * K
     tries = s[S_STOCK_N]
     while s[h + TEN] > 1 and tries > 0:
         _give(s, q, _TEN)
-        for i in range(s[S_STOCK_N], 0, -1):          # the 10 goes under the stock
+        for i in range(s[S_STOCK_N], 0, -1):          # the 10 goes under the stock,
             s[A_STOCK + i] = s[A_STOCK + i - 1]
         s[A_STOCK] = TEN
-        _take(s, q, s[A_STOCK + s[S_STOCK_N]])        # the top card replaces it
+        s[S_STOCK_N] += 1
+        s[S_STOCK_FIXED] += 1                         # in a known place
+        _take(s, q, _pop_stock(s, rng))               # the top card replaces it
         tries -= 1
 
 
@@ -262,7 +283,7 @@ def _draw_up(s, rng, q):
     for _ in range(s[S_HAND_SIZE] - s[A_HAND_N + q]):
         if not _draw(s, rng, q):
             break
-    _tens(s, q)
+    _tens(s, rng, q)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -299,7 +320,7 @@ def start_game(s, rng):
             s[A_STOCK + pos] = k
             pos += 1
     s[S_STOCK_N] = pos
-    _shuffle_stock(s, rng)
+    _shuffle_stock(s)
     s[S_PILE_N] = 0
     for p in range(n):
         s[A_POINTS + p] = s[S_START_POINTS]
@@ -308,10 +329,9 @@ def start_game(s, rng):
             s[A_ANSWERS + p * N_DECISIONS + d] = -1
     for _ in range(s[S_HAND_SIZE]):
         for p in range(n):
-            s[S_STOCK_N] -= 1
-            _take(s, p, s[A_STOCK + s[S_STOCK_N]])
+            _take(s, p, _pop_stock(s, rng))
     for p in range(n):
-        _tens(s, p)
+        _tens(s, rng, p)
     for p in range(n):
         s[A_DEALT + p] = s[A_HELD + p]
     s[S_DIRECTION] = 1
@@ -423,7 +443,7 @@ def _eliminate(s, c):
     s[A_OUT_TURN + c] = s[S_TURNS]
     s[S_OUTS] += 1
     s[S_ALIVE_N] -= 1
-    hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, K)
+    s[S_STOCK_FIXED] += hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, K)
     s[A_HAND_N + c] = 0
     s[A_HELD + c] = 0
     _clear_knowledge(s, c)
@@ -524,11 +544,11 @@ def _four(s, rng, p):
     s[A_HELD + p] = 0
     _clear_knowledge(s, p)
     s[S_STOCK_N] = pos
-    _shuffle_stock(s, rng)
+    _shuffle_stock(s)
     for _ in range(s[S_HAND_SIZE]):
         if not _draw(s, rng, p):
             break
-    _tens(s, p)
+    _tens(s, rng, p)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -545,7 +565,7 @@ def _seven(s, rng):
         pos += 1
     s[S_PILE_N] = lo
     s[S_STOCK_N] = pos
-    _shuffle_stock(s, rng)
+    _shuffle_stock(s)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -557,9 +577,9 @@ def _five(s, rng, p, q):
     _move_card(s, q, p, k)
     _forget(s, q, p, q)
     _know(s, q, p, k)                               # q knows which card p took
-    _tens(s, p)
+    _tens(s, rng, p)
     _draw(s, rng, q)
-    _tens(s, q)
+    _tens(s, rng, q)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -579,8 +599,8 @@ def _nine(s, rng, p, q):
         _know(s, q, p, kq)
     if kp >= 0:
         _know(s, p, q, kp)
-    _tens(s, p)
-    _tens(s, q)
+    _tens(s, rng, p)
+    _tens(s, rng, q)
 
 
 @njit(**_LEAF)
@@ -837,7 +857,8 @@ def snapshot(s, out):
     head = (s[S_CUR], s[S_DIRECTION], s[S_MUST], s[S_TURNS], s[S_DUELS], s[S_POINTS_LOST], s[S_OVER],
             s[S_UNFINISHED], s[S_OUTS], s[S_STOCK_N], s[S_PILE_N],
             s[S_KIND] if waiting else -1, s[S_DECIDER] if waiting else -1, mask,
-            s[S_ASKING] if waiting else -1, s[S_DUEL_FROM], s[S_VICTIM], s[S_DAMAGE])
+            s[S_ASKING] if waiting else -1, s[S_DUEL_FROM], s[S_VICTIM], s[S_DAMAGE],
+            s[S_STOCK_FIXED])
     i = 0
     for x in head:
         out[i] = x

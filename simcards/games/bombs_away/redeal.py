@@ -53,7 +53,8 @@ from simcards.games.bombs_away.rules import (
     ANSWER, EIGHT, EXTRA, FIVE, JOKER, KIND_COUNTS, MAX_PLAYERS, NAME, NINE, PLAY, TARGET)
 from simcards.games.bombs_away.view import (
     A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_SCRATCH, A_STOCK,
-    A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_N)
+    A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_FIXED,
+    S_STOCK_N)
 from simcards.rng import rand_below
 
 _COUNTS = np.array(KIND_COUNTS, np.int64)
@@ -202,7 +203,7 @@ def redeal(s, seat, w, rng):
             kinds |= np.int64(s[A_KNOWN + seat * KNOWN_ROW + q * K + k] > 0) << k
         w[A_KNOWN_KINDS + q] = kinds
     w[S_PHASE] = phase_of(s)
-    w[A_SCRATCH:A_SCRATCH + ROOM] = 0
+    w[A_SCRATCH:A_SCRATCH + MAX_PLAYERS] = 0
     w[A_STOCK:A_STOCK + ROOM] = 0
     unseen = np.empty(K, np.int64)
     total = unseen_counts(s, seat, unseen)
@@ -228,5 +229,6 @@ def redeal(s, seat, w, rng):
         if q != seat:
             m -= w[A_HAND_N + q]
     w[S_STOCK_N] = max(m, 0)
+    w[S_STOCK_FIXED] = 0            # the stock's bottom order is not inferred: all of it is unseen
     w[A_STOCK + max(m, 0):A_STOCK + ROOM] = 0
     return total

@@ -11,8 +11,10 @@ with a single possible answer is not asked: that answer is taken at once.
 The fast engine (fast.py) must reach the same state after every move; the
 tests replay its recorded games through this class. So both draw random
 numbers in the same order for the same purposes and lay cards out in the same
-order before each shuffle (a new deck and a hand: kinds ascending; pile cards:
-pile order, bottom first).
+order (a new deck and a hand: kinds ascending; pile cards: pile order, bottom
+first). A shuffle draws no number: the stock's shuffled cards are left where they
+lie, and each card taken from the stock is chosen at random among them then
+(``shuffle_stock``, ``take_top``), which deals the same game.
 
 Cards are kind ids (rules.CARD_NAMES); a hand is a list of counts per kind; the
 stock is a list with the bottom card first and the top card last; the pile is
@@ -66,6 +68,7 @@ class Game:
         self.outs = 0
         self.hands = [[0] * N_KINDS for _ in range(n_players)]
         self.stock: list[int] = []
+        self.stock_fixed = 0                                 # bottom cards in a known order
         self.pile: list[list[int]] = []
         self.direction = 1                                   # rule 1: clockwise = seat + 1
         self.current = 0                                     # rule 1: seat 0 leads
@@ -130,12 +133,11 @@ class Game:
     # ------------------------------------------------------------ cards
     def deal(self) -> None:
         """Rule 1: seat n-1 deals one card at a time, starting with seat 0; then rule 4."""
-        deck = self.deck()
-        self.rng.shuffle(deck)
-        self.stock = deck
+        self.stock = self.deck()
+        self.shuffle_stock()
         for _ in range(self.hand_size):
             for p in range(self.n):
-                self.hands[p][self.stock.pop()] += 1
+                self.hands[p][self.take_top()] += 1
         for p in range(self.n):
             self.tens_rule(p)
         self.log.append(f"Seat {self.n - 1} deals {self.hand_size} cards each; seat 0 leads.")
@@ -145,13 +147,30 @@ class Game:
         if not self.stock and len(self.pile) > 1:
             self.stock = [kind for kind, _ in self.pile[:-1]]
             self.pile = self.pile[-1:]
-            self.rng.shuffle(self.stock)
+            self.shuffle_stock()
             self.log.append(f"  The stock is empty: the pile under its top card is shuffled "
                             f"into a new stock of {len(self.stock)}.")
         if not self.stock:
             return False
-        self.gain(p, self.stock.pop())
+        self.gain(p, self.take_top())
         return True
+
+    def shuffle_stock(self) -> None:
+        """Rules 1, 5, 9, 12: the stock is shuffled. Nobody looks into it before its top card
+        is taken, so its cards are left where they lie and ``take_top`` picks each at random
+        when it is taken: the same game, with one random number per card taken instead of one
+        per card shuffled (docs/rules/bombs-away.md, "Engine notes")."""
+        self.stock_fixed = 0
+
+    def take_top(self) -> int:
+        """The top card of the stock (not empty), taken off. Its bottom ``stock_fixed`` cards lie
+        in a known order (a hand or a 10 put under it); the top one of the shuffled cards above
+        them is any of them with equal chance, so one is chosen now (PyRandom.draw_to_top)."""
+        if len(self.stock) > self.stock_fixed:
+            self.rng.draw_to_top(self.stock, self.stock_fixed)
+        else:
+            self.stock_fixed -= 1
+        return self.stock.pop()
 
     def gain(self, p: int, kind: int) -> None:
         """A card into p's hand: one more card the table's void inference leaves free."""
@@ -193,7 +212,8 @@ class Game:
         while self.hands[p][TEN] > 1 and tries > 0:
             self.lose(p, TEN)
             self.stock.insert(0, TEN)
-            self.gain(p, self.stock.pop())
+            self.stock_fixed += 1
+            self.gain(p, self.take_top())
             tries -= 1
             swapped += 1
         self.log.append(f"  Tens rule: seat {p} swaps a 10 for the top card of the stock "
@@ -333,7 +353,7 @@ class Game:
         self.hands[p] = [0] * N_KINDS
         self.clear_knowledge(p)
         self.stock += cards
-        self.rng.shuffle(self.stock)
+        self.shuffle_stock()
         for _ in range(self.hand_size):
             if not self.draw(p):
                 break
@@ -360,7 +380,7 @@ class Game:
         taken = self.pile[-SEVEN_TAKES:]
         del self.pile[-SEVEN_TAKES:]
         self.stock += [kind for kind, _ in taken]
-        self.rng.shuffle(self.stock)
+        self.shuffle_stock()
         self.log.append("  The pile's top five cards are shuffled into the stock.")
 
     def eight(self, p: int):
@@ -446,6 +466,7 @@ class Game:
         self.out_order[c] = self.outs
         self.out_turn[c] = self.turns
         self.outs += 1
+        self.stock_fixed += sum(self.hands[c])
         hand_to_bottom_py(self.stock, self.hands[c])
         self.clear_knowledge(c)
         self.log.append(f"  Seat {c} is out.")
@@ -569,7 +590,7 @@ class Game:
                 len(self.stock), len(self.pile),
                 q.kind if q else -1, q.seat if q else -1,
                 sum(1 << m for m in q.options) if q else 0, q.card if q else -1,
-                self.duel_from, self.victim, self.damage]
+                self.duel_from, self.victim, self.damage, self.stock_fixed]
         hands = [c for hand in self.hands for c in hand]
         stock = self.stock + [-1] * (DECK - len(self.stock))
         pad = [-1] * (DECK - len(self.pile))

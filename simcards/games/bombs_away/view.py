@@ -49,6 +49,10 @@ LAYOUT = Layout("bombs-away")
     "DUEL_FROM", "DUEL_CARD", "ANSWERER", "VICTIM", "DAMAGE")
 # ---- the engine's state machine (fast.py's phases; the reference engine has none)
 S_PHASE = LAYOUT.scalar("PHASE", visibility="hidden")
+# ---- the stock's bottom cards in a known order (a hand or a 10 put under it); the cards above
+# them lie in no order: each is chosen at random when it is taken (fast._pop_stock), which
+# deals what a shuffle would
+S_STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
 # ---- per seat, public
 A_POINTS = LAYOUT.block("POINTS", MAX_PLAYERS)         # points[p] (0 or less: out)
 A_OUT = LAYOUT.block("OUT", MAX_PLAYERS)               # 0 for the first player out, ...; -1 while in
@@ -65,8 +69,8 @@ A_DEALT = LAYOUT.block("DEALT", MAX_PLAYERS, 1, visibility="seat")  # bit mask o
 A_HANDS = LAYOUT.block("HANDS", MAX_PLAYERS, K, visibility="seat")  # s[A_HANDS + p * K + kind]
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # ---- hidden, the fast engine's own: the kinds each hand holds (bit k: kind k; kept up to date
-# with HANDS, so that the legal cards are one read), and scratch space (a shuffle's random
-# indices); start_game resets neither SCRATCH nor STOCK, so they stay the last two
+# with HANDS, so that the legal cards are one read), and scratch space (write_result's ranking
+# keys); start_game resets neither SCRATCH nor STOCK, so they stay the last two
 A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
 # the kinds of q's cards some seat may count in KNOWN (bit k), so that a card leaving a hand
 # looks at KNOWN only when someone may know of it (kept by fast.py; set on every count's +1,
@@ -88,7 +92,7 @@ A_FREE = LAYOUT.block("FREE", MAX_PLAYERS)
 # by a third seat takes one off every count of q's the other seats keep; a 4 and going out clear q.
 KNOWN_ROW = MAX_PLAYERS * K
 A_KNOWN = LAYOUT.block("KNOWN", MAX_PLAYERS, KNOWN_ROW, visibility="seat")
-A_SCRATCH = LAYOUT.block("SCRATCH", ROOM, 1, visibility="hidden")
+A_SCRATCH = LAYOUT.block("SCRATCH", MAX_PLAYERS, 1, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
 STATE_SIZE = A_STOCK + ROOM
