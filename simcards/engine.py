@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.rng import PyRandom, draw_to_top
 
 #: int64 slots of private memory per seat and game.
 MEMORY_SLOTS = 16
@@ -98,6 +99,39 @@ def hand_to_bottom(s, stock_at, stock_n_at, hand_at, n_kinds):
         s[hand_at + k] = 0
     s[stock_n_at] += c
     return c
+
+
+@njit(inline="always", **NJIT_OPTIONS)    # a few instructions on the draw's hot path
+def take_top(s, stock_at, n_at, fixed_at, rng):
+    """Take the top card off a stock kept lazily shuffled, and return it.
+
+    The stock is ``s[stock_at:stock_at + s[n_at]]``, top last, and not empty. Its bottom
+    ``s[fixed_at]`` cards lie in a known order (put under it, or a pile turned over as it
+    lies); the cards above them were shuffled, and nobody sees them before they are taken,
+    so they are kept in no particular order and the top one is chosen among them now, each
+    with equal chance (``simcards.rng.draw_to_top``): the same game as a shuffle, with one
+    random number per card taken instead of one per card shuffled. A shuffle of the whole
+    stock is then ``s[fixed_at] = 0``. When only the known bottom is left, its top is taken.
+    """
+    m = s[n_at]
+    f = s[fixed_at]
+    if m > f:
+        draw_to_top(s, stock_at + f, m - f, rng)
+    else:
+        s[fixed_at] = m - 1
+    s[n_at] = m - 1
+    return s[stock_at + m - 1]
+
+
+def take_top_py(stock: list[int], fixed: int, rng: PyRandom) -> tuple[int, int]:
+    """Reference twin of ``take_top``: (the card taken off the top, the new count of bottom
+    cards in a known order) from a stock (top last, not empty) whose bottom ``fixed`` cards lie
+    in a known order."""
+    if len(stock) > fixed:
+        rng.draw_to_top(stock, fixed)
+    else:
+        fixed -= 1
+    return stock.pop(), fixed
 
 
 def hand_to_bottom_py(stock: list[int], counts: list[int]) -> None:

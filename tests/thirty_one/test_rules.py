@@ -27,12 +27,14 @@ def new_game(n=3, **options):
 
 def position(g, hands, middle, *, stock=None, discard="", dealer=None, current=None, keys=None):
     """Lay out a position: hands, middle and discard pile by card names; the stock is the rest
-    in id order (top = last) unless given."""
+    in id order (top = last) unless given, and is taken in that order (``stock_fixed``: as if
+    laid out face down card by card, not shuffled)."""
     g.hands = [cards(h) for h in hands]
     g.middle = cards(middle)
     g.discard = cards(discard) if isinstance(discard, str) else list(discard)
     used = {c for h in g.hands for c in h} | set(g.middle) | set(g.discard)
     g.stock = [c for c in range(36) if c not in used] if stock is None else list(stock)
+    g.stock_fixed = len(g.stock)
     assert g.cards_everywhere() == list(range(36))
     if dealer is not None:
         g.dealer = dealer
@@ -158,6 +160,7 @@ def _exhaust(rebuild):
                  "6♠ 7♠ 9♦", dealer=2)
     rest = g.stock
     g.stock, g.discard = rest[:1], rest[1:]                    # one card left in the stock
+    g.stock_fixed = 1
     return g
 
 
@@ -167,9 +170,12 @@ def test_an_empty_stock_is_the_discard_pile_shuffled():
     twin = copy.deepcopy(g.rng)
     swap(g, "8♠", "9♦")                                        # the middle is three spades
     rebuilt = sorted(pile + cards("6♠ 7♠ 8♠"))
-    twin.shuffle(rebuilt)
-    assert g.middle == sorted([last, rebuilt[-1], rebuilt[-2]])
-    assert g.stock == rebuilt[:-2] and g.discard == [] and g.rebuilds == 1
+    drawn = []
+    for _ in range(2):                  # shuffled as it is taken: each card chosen when drawn
+        twin.draw_to_top(rebuilt, 0)
+        drawn.append(rebuilt.pop())
+    assert g.middle == sorted([last] + drawn)
+    assert g.stock == rebuilt and g.discard == [] and g.rebuilds == 1
     assert g.cards_everywhere() == list(range(36))
 
 

@@ -13,7 +13,7 @@ Random draws happen in the reference engine's order: every card taken from the s
 (the deal, a draw, the tens rule) and the random cards taken by a 5 or a 9. The
 shuffles of rules 1, 5, 9 and 12 draw nothing: nobody sees into the stock, so a
 card is chosen at random from its shuffled part when it is taken
-(``_pop_stock``, ``simcards.rng.draw_to_top``), which deals the same game as a
+(``simcards.engine.take_top``), which deals the same game as a
 shuffle (docs/rules/bombs-away.md, "Engine notes").
 
 Speed: numba reference-counts an array each time it is taken out of a struct
@@ -58,7 +58,8 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key
+from simcards.engine import (bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key,
+                             take_top)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
@@ -73,7 +74,7 @@ from simcards.games.bombs_away.view import (
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
     S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
-from simcards.rng import draw_to_top, rand_below
+from simcards.rng import rand_below
 
 DONE = -1
 _FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...
@@ -137,24 +138,15 @@ def _next(s, n, p, d):
 @njit(**_LEAF)
 def _shuffle_stock(s):
     """Rules 1, 5, 9, 12: the stock is shuffled. Nothing is moved: no card of it lies in a
-    known place any more, and ``_pop_stock`` takes each at random when it is taken."""
+    known place any more, and each is chosen at random when it is taken
+    (simcards.engine.take_top)."""
     s[S_STOCK_FIXED] = 0
 
 
 @njit(**_LEAF)
-def _pop_stock(s, rng):
-    """The stock's top card, taken off (the stock is not empty). Its bottom STOCK_FIXED cards
-    lie in a known order (a hand or a 10 put under it); the rest were shuffled and are unseen,
-    so the top one is any of them with equal chance: one is chosen now (simcards.rng.draw_to_top).
-    When only the known bottom is left, its top card is taken."""
-    m = s[S_STOCK_N]
-    f = s[S_STOCK_FIXED]
-    if m > f:
-        draw_to_top(s, A_STOCK + f, m - f, rng)
-    else:
-        s[S_STOCK_FIXED] = m - 1
-    s[S_STOCK_N] = m - 1
-    return s[A_STOCK + m - 1]
+def _top(s, rng):
+    """The stock's top card, taken off (the stock is not empty; simcards.engine.take_top)."""
+    return take_top(s, A_STOCK, S_STOCK_N, S_STOCK_FIXED, rng)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -249,7 +241,7 @@ def _draw(s, rng, q):
         _refill(s, rng)
         if s[S_STOCK_N] == 0:
             return False
-    _take(s, q, _pop_stock(s, rng))
+    _take(s, q, _top(s, rng))
     return True
 
 
@@ -273,7 +265,7 @@ def _swap_tens(s, rng, q):
         s[A_STOCK] = TEN
         s[S_STOCK_N] += 1
         s[S_STOCK_FIXED] += 1                         # in a known place
-        _take(s, q, _pop_stock(s, rng))               # the top card replaces it
+        _take(s, q, _top(s, rng))                     # the top card replaces it
         tries -= 1
 
 
@@ -329,7 +321,7 @@ def start_game(s, rng):
             s[A_ANSWERS + p * N_DECISIONS + d] = -1
     for _ in range(s[S_HAND_SIZE]):
         for p in range(n):
-            _take(s, p, _pop_stock(s, rng))
+            _take(s, p, _top(s, rng))
     for p in range(n):
         _tens(s, rng, p)
     for p in range(n):

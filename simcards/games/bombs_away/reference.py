@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
-                             next_living_py, ranks_py)
+                             next_living_py, ranks_py, take_top_py)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
     FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
@@ -165,12 +165,9 @@ class Game:
     def take_top(self) -> int:
         """The top card of the stock (not empty), taken off. Its bottom ``stock_fixed`` cards lie
         in a known order (a hand or a 10 put under it); the top one of the shuffled cards above
-        them is any of them with equal chance, so one is chosen now (PyRandom.draw_to_top)."""
-        if len(self.stock) > self.stock_fixed:
-            self.rng.draw_to_top(self.stock, self.stock_fixed)
-        else:
-            self.stock_fixed -= 1
-        return self.stock.pop()
+        them is any of them with equal chance, so one is chosen now (simcards.engine.take_top)."""
+        card, self.stock_fixed = take_top_py(self.stock, self.stock_fixed, self.rng)
+        return card
 
     def gain(self, p: int, kind: int) -> None:
         """A card into p's hand: one more card the table's void inference leaves free."""

@@ -50,7 +50,7 @@ LAYOUT = Layout("bombs-away")
 # ---- the engine's state machine (fast.py's phases; the reference engine has none)
 S_PHASE = LAYOUT.scalar("PHASE", visibility="hidden")
 # ---- the stock's bottom cards in a known order (a hand or a 10 put under it); the cards above
-# them lie in no order: each is chosen at random when it is taken (fast._pop_stock), which
+# them lie in no order: each is chosen at random when it is taken (simcards.engine.take_top), which
 # deals what a shuffle would
 S_STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
 # ---- per seat, public

@@ -30,9 +30,11 @@ kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
 mispredicted branches a turn in its simple predictor): the greedy strategy is
 inlined by LLVM too (strategies/thirty_one/__init__.py), and no branch hangs on
 an answer no predictor can learn (whether "Кручу" is legal, a vote, the legality
-test). What is left: the 36-card shuffle of each deal (a fifth of the
-instructions: 35 draws and 35 swaps), and the branch in ``apply`` on the kind
-of move just chosen (about 0.6 mispredictions a turn), which is the game's own.
+test). The 36-card shuffle of each deal was a fifth of the instructions (35 draws
+and 35 swaps); nobody sees into the stock, so only the cards dealt are drawn
+(``_deal``) and the stock's are chosen when taken (``simcards.engine.take_top``).
+What is left: the branch in ``apply`` on the kind of move just chosen (about 0.6
+mispredictions a turn), which is the game's own.
 """
 from __future__ import annotations
 
@@ -40,19 +42,19 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, lowest_bit, rank_from_key
+from simcards.engine import MEMORY_SLOTS, lowest_bit, rank_from_key, take_top
 from simcards.games.thirty_one.rules import (
     ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
     P_BANK, P_KEYS, P_ROUND_CAP, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE,
     SCORE_TABLE, SWAP_BASE, TURN, VOTE)
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, DRAWS,
+    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N,
     E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
-    STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES,
+    STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES,
     View, in_legal_set, other_base)
-from simcards.rng import shuffle_range_ahead
+from simcards.rng import draw_to_top
 
 DONE = -1
 #: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.
@@ -180,14 +182,6 @@ def _showdown_value(s, p):
 
 
 # ---------------------------------------------------------------- set-up and the deal
-@njit(**_INLINE)
-def _shuffle(s, m, rng):
-    """Shuffle the stock's first m cards (simcards.rng: Fisher-Yates from the last position
-    down). ``shuffle_range_ahead`` computes its draws first, into DRAWS, on SIMD lanes: the
-    same numbers, the same permutation as ``shuffle_range`` in about half the time."""
-    shuffle_range_ahead(s, STOCK, m, rng, s[DRAWS:DRAWS + N_CARDS])
-
-
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
@@ -230,13 +224,17 @@ def start_game(s, rng):
 @njit(**NJIT_OPTIONS, **_INTERNAL)
 def _deal(s, rng):
     """Rule 7: all 36 cards in id order, shuffled; one card at a time from the dealer's left,
-    three times round; then three cards face up in the middle; the rest is the stock."""
+    three times round; then three cards face up in the middle; the rest is the stock.
+
+    Only the cards dealt are shuffled into place: the top 3n + 3 steps of the shuffle
+    (simcards.rng.draw_to_top; the same numbers and cards as the whole shuffle's first steps).
+    The stock left under them is shuffled as it is taken (simcards.engine.take_top)."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
-    # a literal length on purpose: numba compiles this shuffle for 36 cards (unrolled), a third
-    # fewer instructions than the general one (callgrind: 953 against 1287 a deal)
-    _shuffle(s, N_CARDS, rng)
     n = s[N]
+    for t in range(3 * n + 3):
+        draw_to_top(s, STOCK, N_CARDS - t, rng)
+    s[STOCK_FIXED] = 0
     first = _next(s, s[DEALER])
     # the positions dealt from, unsigned (all inside the stock), and the seats read with their
     # range: numba then adds no negative-index wrap-around to these loads and stores
@@ -293,6 +291,7 @@ def _rebuild(s, rng):
             s[STOCK_KNOWN_ORDER + i] = s[DISCARD + i]       # zeros past the pile
         for i in range(m):
             s[STOCK + i] = s[DISCARD + i]
+        s[STOCK_FIXED] = m                                  # every card in a known place
     else:
         pos = STOCK
         mask = s[DISCARD_MASK]
@@ -300,7 +299,7 @@ def _rebuild(s, rng):
             if (mask >> k) & 1:
                 s[pos] = k
                 pos += 1
-        _shuffle(s, m, rng)
+        s[STOCK_FIXED] = 0                                  # shuffled as it is taken
     _clear_discard(s)
     s[STOCK_N] = m
     s[REBUILDS] += 1
@@ -310,8 +309,7 @@ def _rebuild(s, rng):
 def _draw(s, rng):
     if s[STOCK_N] == 0:
         _rebuild(s, rng)
-    s[STOCK_N] -= 1
-    return s[STOCK + s[STOCK_N]]
+    return take_top(s, STOCK, STOCK_N, STOCK_FIXED, rng)
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)

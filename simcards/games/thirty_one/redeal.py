@@ -19,7 +19,9 @@ Hard inferences (facts: they hold in every real state, the tests check both):
   discard pile became the stock this round, the stock is exactly those pile cards less the
   ones drawn since, and the other hands are the rest of the unseen cards. Under
   ``rebuild=as_it_lies`` even its order is known (the pile's order is public): the stock is
-  rebuilt as it lies, ``STOCK_KNOWN_ORDER``; shuffled, its order is drawn anew.
+  rebuilt as it lies, ``STOCK_KNOWN_ORDER`` (and taken in that order, ``STOCK_FIXED``).
+  Otherwise the stock is unordered, as the engine keeps a shuffled stock: each card is chosen
+  when it is taken (simcards.engine.take_top), so the redeal leaves its cards in any order.
 
 Soft inferences (signals, through an opponent model: every player proposes and accepts a
 showdown only with a good enough hand, as every heuristic of strategies/thirty_one does):
@@ -39,7 +41,7 @@ the hard constraints are always met when a hand meeting them exists among the dr
 
 Derived fields are rebuilt as the engine keeps them: the legal sets of the seat to decide
 (``_list_turn``/``_list_vote``, what ``advance`` stored); other seats' memory, first hands
-(``DEALT``, a result column only), stale legal sets and the shuffle scratch are zero.
+(``DEALT``, a result column only) and stale legal sets are zero.
 """
 from __future__ import annotations
 
@@ -51,10 +53,10 @@ from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, DRAWS, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
-    LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, STOCK, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, VOTER,
-    VOTES)
-from simcards.rng import rand_below, shuffle_range
+    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
+    LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, STOCK, STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER,
+    STOCK_N, VOTER, VOTES)
+from simcards.rng import rand_below
 
 #: Soft bounds of the opponent model (values, a 32 as 0): a proposer holds at least
 #: PROPOSE_MIN, a seat that accepted the proposal under way at least ACCEPT_MIN. The
@@ -203,7 +205,6 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
                 w[MEMORY + q * MEMORY_SLOTS + i] = 0
     for i in range(N_CARDS):
         w[STOCK + i] = 0
-        w[DRAWS + i] = 0
     # ---- the unseen cards not already placed: not seen, not held by another seat, not in a
     # known stock; ids ascending (a canonical order: the draws alone decide)
     placed = seen_mask(s, seat) | s[STOCK_KNOWN]
@@ -232,23 +233,23 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
                 missed += 1
     # ---- the stock: the known rebuilt stock, else the cards left over
     sn = s[STOCK_N]
+    w[STOCK_FIXED] = 0              # unordered: each card chosen as it is taken (a shuffle)
     if s[STOCK_KNOWN] != 0:
         if s[AS_IT_LIES] != 0:
             for i in range(sn):
                 w[STOCK + i] = s[STOCK_KNOWN_ORDER + i]
+            w[STOCK_FIXED] = sn     # in the pile's order, known to all
         else:
             km = s[STOCK_KNOWN]
             for i in range(sn):
                 w[STOCK + i] = lowest_bit(km)
                 km &= km - 1
-            shuffle_range(w, STOCK, sn, rng)
     else:
         # what is left is exactly STOCK_N cards in a real position (the test checks it); clip
         # anyway so that a malformed view cannot index outside the stock
         sn = min(sn, m - lo)
         for i in range(sn):
             w[STOCK + i] = pool[lo + i]
-        shuffle_range(w, STOCK, sn, rng)
     # ---- the legal sets advance stored for the seat to decide (its own are copied already)
     if w[OVER] == 0:
         if w[PHASE] == PH_VOTE:

@@ -4,9 +4,11 @@ Every rule lives here once; the rule numbers are those of docs/rules/thirty-one.
 (which follow the binding rule file). The fast engine (fast.py) must reach the
 same state after every move; the tests replay its recorded games through this
 class. So both engines draw random numbers for the same purposes in the same
-order (the deal, and the shuffle of a rebuilt stock) and lay cards out the same
-way: a new deck in card-id order, a discard pile in id order before its shuffle,
-the middle discarded in id order, hands and the middle kept sorted by card id.
+order (a card taken from a shuffled stock, the deal's included: a shuffle draws
+nothing, each card is chosen when it is taken, ``take_top``) and lay cards out
+the same way: a new deck in card-id order, a discard pile in id order before its
+shuffle, the middle discarded in id order, hands and the middle kept sorted by
+card id.
 
 Cards are ids 0..35 (rules.CARD_NAMES); the stock and the discard pile are lists
 with the bottom card first and the top card last.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py
+from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import (
     ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, DECISIONS, HAND, KNOCK, MAX_PLAYERS,
@@ -44,6 +46,7 @@ class Game:
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.middle: list[int] = []
         self.stock: list[int] = []
+        self.stock_fixed = 0           # the stock's bottom cards in a known order (take_top)
         self.discard: list[int] = []
         self.rebuilt: list[int] = []   # the pile as it became the stock this round, [] if none
         self.phase = PHASE_TURN
@@ -95,18 +98,18 @@ class Game:
     # ------------------------------------------------------------ the deal (rule 7)
     def deal(self) -> None:
         """All 36 cards in id order are shuffled; one card at a time goes to each player from the
-        dealer's left, three times round; three cards go face up to the middle; the rest is the stock."""
-        deck = list(range(N_CARDS))
-        self.rng.shuffle(deck)
+        dealer's left, three times round; three cards go face up to the middle; the rest is the stock.
+        (The shuffle is taken as the cards are: ``take_top``.)"""
+        self.stock, self.stock_fixed = list(range(N_CARDS)), 0
         self.hands = [[] for _ in range(self.n)]
         for _ in range(3):
             p = self.dealer
             for _ in range(self.n):
                 p = self.next_seat(p)
-                self.hands[p].append(deck.pop())
-        self.middle = sorted(deck.pop() for _ in range(3))
+                self.hands[p].append(self.take_top())
+        self.middle = sorted(self.take_top() for _ in range(3))
         self.hands = [sorted(hand) for hand in self.hands]
-        self.stock, self.discard, self.rebuilt = deck, [], []
+        self.discard, self.rebuilt = [], []
         self.round_turns = self.quiet = 0
         self.proposer = self.voter = -1
         self.votes = [-1] * self.n
@@ -123,15 +126,25 @@ class Game:
         """Rule 10: an empty stock is rebuilt from the discard pile, shuffled or as it lies."""
         if not self.stock:
             self.rebuild_stock()
-        return self.stock.pop()
+        return self.take_top()
+
+    def take_top(self) -> int:
+        """The stock's top card, taken off. A shuffled stock is not laid out: nobody sees into it
+        before its top card is taken, so the engine picks that card at random among the shuffled
+        ones then, each with equal chance: the same game as shuffling first, one random number
+        per card taken (simcards.engine.take_top). A stock turned over as it lies is taken in
+        its order (``stock_fixed``: its bottom cards in a known order)."""
+        card, self.stock_fixed = take_top_py(self.stock, self.stock_fixed, self.rng)
+        return card
 
     def rebuild_stock(self) -> None:
         self.rebuilt = list(self.discard)          # everyone saw these cards go down
         if self.rules["rebuild"] == "as_it_lies":
             self.stock = self.discard              # turned over whole: its top is the stock's top
+            self.stock_fixed = len(self.stock)
         else:
-            self.stock = sorted(self.discard)      # canonical order, then shuffled
-            self.rng.shuffle(self.stock)
+            self.stock = sorted(self.discard)      # canonical order, then shuffled (as taken)
+            self.stock_fixed = 0
         self.discard = []
         self.rebuilds += 1
         self.log.append(f"  The stock is empty: the discard pile becomes a stock of "
@@ -433,7 +446,7 @@ class Game:
         head = [self.phase, self.current, self.dealer, self.round_turns, self.turns, self.rounds,
                 self.quiet, self.proposer, self.voter, int(self.over), int(self.unfinished),
                 self.bank, len(self.stock), len(self.discard), e["31"], e["33"], e["6-7-8"],
-                e["proposal"], e["cap"], self.refreshes, self.rebuilds]
+                e["proposal"], e["cap"], self.refreshes, self.rebuilds, self.stock_fixed]
         assert len(head) == len(V.SNAPSHOT_HEAD)
         pad = lambda cards: cards + [-1] * (N_CARDS - len(cards))  # noqa: E731
         return (head + self.keys + self.declared + self.proposals + self.votes + self.refusals

@@ -48,9 +48,6 @@ N = LAYOUT.scalar("N")                                    # players
     "PHASE", "CUR", "DEALER", "ROUND_TURNS", "TURNS", "ROUNDS", "QUIET", "PROPOSER", "VOTER",
     "OVER", "UNFINISHED", "BANK", "STOCK_N", "DISCARD_N", "E31", "E33", "E678", "EPROP", "ECAP",
     "REFRESHES", "REBUILDS")
-SNAPSHOT_HEAD = (PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER,
-                 UNFINISHED, BANK, STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES,
-                 REBUILDS)
 MID = LAYOUT.block("MID", HAND)                           # the middle, ascending
 DISCARD_MASK = LAYOUT.scalar("DISCARD_MASK")              # bit c: card c is in the discard pile
 # rule options
@@ -84,8 +81,13 @@ DISCARD = LAYOUT.block("DISCARD", N_CARDS)
 STOCK_KNOWN = LAYOUT.scalar("STOCK_KNOWN")
 STOCK_KNOWN_ORDER = LAYOUT.block("STOCK_KNOWN_ORDER", N_CARDS)
 STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stock[0:stock_n], top last
-# scratch: a shuffle's random numbers, drawn ahead of its swaps (fast._shuffle)
-DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
+# the stock's bottom cards in a known order (a pile turned over as it lies); the cards above them
+# lie in no order: each is chosen at random when it is taken (simcards.engine.take_top), which
+# deals what a shuffle would
+STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
+SNAPSHOT_HEAD = (PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER,
+                 UNFINISHED, BANK, STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES,
+                 REBUILDS, STOCK_FIXED)
 SIZE = LAYOUT.size
 
 #: What a deciding seat receives, for both decisions.
