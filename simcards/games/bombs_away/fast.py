@@ -74,7 +74,7 @@ from simcards.games.bombs_away.view import (
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
     S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
-from simcards.rng import rand_below
+from simcards.rng import rand_below, shuffle_top
 
 DONE = -1
 _FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...
@@ -319,9 +319,13 @@ def start_game(s, rng):
         s[A_OUT + p] = -1
         for d in range(N_DECISIONS):
             s[A_ANSWERS + p * N_DECISIONS + d] = -1
-    for _ in range(s[S_HAND_SIZE]):
-        for p in range(n):
-            _take(s, p, _top(s, rng))
+    # the cards dealt, drawn back to back: the shuffle's first steps in one loop (the same
+    # numbers and cards as taking each with _top), then dealt from the top down
+    dealt = s[S_HAND_SIZE] * n
+    shuffle_top(s, A_STOCK, pos, dealt, rng)
+    for i in range(dealt):
+        _take(s, i % n, s[A_STOCK + pos - 1 - i])
+    s[S_STOCK_N] = pos - dealt
     for p in range(n):
         _tens(s, rng, p)
     for p in range(n):

@@ -54,7 +54,7 @@ from simcards.games.thirty_one.view import (
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES,
     View, in_legal_set, other_base)
-from simcards.rng import draw_to_top
+from simcards.rng import shuffle_top
 
 DONE = -1
 #: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.
@@ -226,14 +226,13 @@ def _deal(s, rng):
     """Rule 7: all 36 cards in id order, shuffled; one card at a time from the dealer's left,
     three times round; then three cards face up in the middle; the rest is the stock.
 
-    Only the cards dealt are shuffled into place: the top 3n + 3 steps of the shuffle
-    (simcards.rng.draw_to_top; the same numbers and cards as the whole shuffle's first steps).
+    Only the cards dealt are shuffled into place: the first 3n + 3 steps of the shuffle
+    (simcards.rng.shuffle_top; the same numbers and cards as the whole shuffle's first steps).
     The stock left under them is shuffled as it is taken (simcards.engine.take_top)."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
     n = s[N]
-    for t in range(3 * n + 3):
-        draw_to_top(s, STOCK, N_CARDS - t, rng)
+    shuffle_top(s, STOCK, N_CARDS, 3 * n + 3, rng)
     s[STOCK_FIXED] = 0
     first = _next(s, s[DEALER])
     # the positions dealt from, unsigned (all inside the stock), and the seats read with their
