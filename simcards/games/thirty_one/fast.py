@@ -24,15 +24,16 @@ into the kernel by LLVM, every rare or long step (a deal, a declaration, a
 showdown, a renewed middle, "Кручу") is a call; hands and the middle are sorted
 from bit masks (``_cards_of``) instead of by compares; seats are read with their
 range (``_cur``) and table indices unsigned, so numba adds no wrap-around code;
-shuffles draw their numbers ahead (``_shuffle``): the same numbers, the same
-cards, in the same order as the reference engine. Then (issue 13; callgrind,
+shuffles then drew their numbers ahead (simcards.rng.shuffle_range_ahead). Then (issue 13; callgrind,
 kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
 mispredicted branches a turn in its simple predictor): the greedy strategy is
 inlined by LLVM too (strategies/thirty_one/__init__.py), and no branch hangs on
 an answer no predictor can learn (whether "Кручу" is legal, a vote, the legality
 test). The 36-card shuffle of each deal was a fifth of the instructions (35 draws
-and 35 swaps); nobody sees into the stock, so only the cards dealt are drawn
-(``_deal``) and the stock's are chosen when taken (``simcards.engine.take_top``).
+and 35 swaps), and 30% of the time under perf once the lazy draw below was in with
+its generator state in memory; nobody sees into the stock, so only the cards dealt
+are drawn (``_deal``: 12% under perf) and the stock's are chosen when taken
+(``simcards.engine.take_top``; docs/rules/thirty-one.md, "Engine notes").
 What is left: the branch in ``apply`` on the kind of move just chosen (about 0.6
 mispredictions a turn), which is the game's own.
 """
