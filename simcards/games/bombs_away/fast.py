@@ -143,9 +143,11 @@ def _shuffle_stock(s):
     s[S_STOCK_FIXED] = 0
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _top(s, rng):
-    """The stock's top card, taken off (the stock is not empty; simcards.engine.take_top)."""
+    """The stock's top card, taken off (the stock is not empty; simcards.engine.take_top).
+    Compiled once and inlined by LLVM: copied by numba into every caller, the draw's helpers
+    (take_top, draw_to_top, rand_below) added a second to the kernel's compile."""
     return take_top(s, A_STOCK, S_STOCK_N, S_STOCK_FIXED, rng)
 
 
@@ -306,7 +308,7 @@ def start_game(s, rng):
     n = s[S_N]
     for i in range(_FIRST_GAME_FIELD, _FIRST_UNRESET):
         s[i] = 0
-    pos = 0
+    pos = np.int64(0)           # typed: a literal 0 compiled shuffle_top twice (simcards.config)
     for k in range(K):
         for _ in range(_COUNTS[k]):
             s[A_STOCK + pos] = k
