@@ -229,6 +229,10 @@ def redeal(s, seat, w, rng):
         if q != seat:
             m -= w[A_HAND_N + q]
     w[S_STOCK_N] = max(m, 0)
-    w[S_STOCK_FIXED] = 0            # the stock's bottom order is not inferred: all of it is unseen
+    # the stock lies in the deal's random order and is taken in it (as if laid out by a shuffle):
+    # a search compares its moves on the same redeal, and a stock drawn at random as it is taken
+    # would draw other cards after any move that spends the game's numbers differently (a 5 or
+    # a 9), weakening that common-sample comparison
+    w[S_STOCK_FIXED] = max(m, 0)
     w[A_STOCK + max(m, 0):A_STOCK + ROOM] = 0
     return total

@@ -19,9 +19,10 @@ Hard inferences (facts: they hold in every real state, the tests check both):
   discard pile became the stock this round, the stock is exactly those pile cards less the
   ones drawn since, and the other hands are the rest of the unseen cards. Under
   ``rebuild=as_it_lies`` even its order is known (the pile's order is public): the stock is
-  rebuilt as it lies, ``STOCK_KNOWN_ORDER`` (and taken in that order, ``STOCK_FIXED``).
-  Otherwise the stock is unordered, as the engine keeps a shuffled stock: each card is chosen
-  when it is taken (simcards.engine.take_top), so the redeal leaves its cards in any order.
+  rebuilt as it lies, ``STOCK_KNOWN_ORDER``; shuffled, its order is drawn anew. Either way it is
+  taken in that order (``STOCK_FIXED``), not drawn at random as it is taken as the engine's own
+  shuffled stock is: a search compares its moves on the same redeal, and that comparison is
+  sharper when every move meets the same stock.
 
 Soft inferences (signals, through an opponent model: every player proposes and accepts a
 showdown only with a good enough hand, as every heuristic of strategies/thirty_one does):
@@ -56,7 +57,7 @@ from simcards.games.thirty_one.view import (
     AS_IT_LIES, CUR, DEALT, DISCARD_MASK, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
     LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, STOCK, STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER,
     STOCK_N, VOTER, VOTES)
-from simcards.rng import rand_below
+from simcards.rng import rand_below, shuffle_range
 
 #: Soft bounds of the opponent model (values, a 32 as 0): a proposer holds at least
 #: PROPOSE_MIN, a seat that accepted the proposal under way at least ACCEPT_MIN. The
@@ -233,23 +234,24 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
                 missed += 1
     # ---- the stock: the known rebuilt stock, else the cards left over
     sn = s[STOCK_N]
-    w[STOCK_FIXED] = 0              # unordered: each card chosen as it is taken (a shuffle)
     if s[STOCK_KNOWN] != 0:
         if s[AS_IT_LIES] != 0:
             for i in range(sn):
                 w[STOCK + i] = s[STOCK_KNOWN_ORDER + i]
-            w[STOCK_FIXED] = sn     # in the pile's order, known to all
         else:
             km = s[STOCK_KNOWN]
             for i in range(sn):
                 w[STOCK + i] = lowest_bit(km)
                 km &= km - 1
+            shuffle_range(w, STOCK, sn, rng)
     else:
         # what is left is exactly STOCK_N cards in a real position (the test checks it); clip
         # anyway so that a malformed view cannot index outside the stock
         sn = min(sn, m - lo)
         for i in range(sn):
             w[STOCK + i] = pool[lo + i]
+        shuffle_range(w, STOCK, sn, rng)
+    w[STOCK_FIXED] = sn             # taken in this order (the docstring says why)
     # ---- the legal sets advance stored for the seat to decide (its own are copied already)
     if w[OVER] == 0:
         if w[PHASE] == PH_VOTE:
