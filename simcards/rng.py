@@ -94,7 +94,8 @@ def draw_to_top(a, lo, n, state):
     A pile of cards that nobody looks into until its top card is taken need not be shuffled
     first: taking a card at random from it each time, as here, deals exactly what a shuffle
     then taking the top would (each order equally likely), with one draw per card taken
-    instead of one per card shuffled. The numbers are not the same as a whole shuffle's."""
+    instead of one per card shuffled. Cards taken back to back come in the order, and from
+    the numbers, of ``shuffle_range``; other draws in between spend the numbers differently."""
     j = np.uint64(lo + rand_below(state, n))     # unsigned: no wrap-around code (lo >= 0)
     hi = np.uint64(lo + n - 1)
     x = a[hi]
@@ -104,7 +105,7 @@ def draw_to_top(a, lo, n, state):
 
 @njit(**NJIT_OPTIONS)
 def shuffle_top(a, lo, n, k, state):
-    """The first k steps (0 <= k < n) of ``shuffle_range(a, lo, n, state)``: the top k places
+    """The first k steps (k < n, or k = 0) of ``shuffle_range(a, lo, n, state)``: the top k places
     of a[lo:lo+n] get the cards, and use the numbers, that the whole shuffle would give them;
     the cards below are left unordered, to be taken with ``draw_to_top``. For cards dealt
     back to back: ``draw_to_top`` once per card is the same, but it keeps the generator's

@@ -24,8 +24,8 @@ into the kernel by LLVM, every rare or long step (a deal, a declaration, a
 showdown, a renewed middle, "Кручу") is a call; hands and the middle are sorted
 from bit masks (``_cards_of``) instead of by compares; seats are read with their
 range (``_cur``) and table indices unsigned, so numba adds no wrap-around code;
-shuffles then drew their numbers ahead (simcards.rng.shuffle_range_ahead). Then (issue 13; callgrind,
-kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
+shuffles then drew their numbers ahead (simcards.rng.shuffle_range_ahead). Then
+(issue 13; callgrind, kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
 mispredicted branches a turn in its simple predictor): the greedy strategy is
 inlined by LLVM too (strategies/thirty_one/__init__.py), and no branch hangs on
 an answer no predictor can learn (whether "Кручу" is legal, a vote, the legality
@@ -53,8 +53,8 @@ from simcards.games.thirty_one.view import (
     E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
-    STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED, VOTER, VOTES,
-    View, in_legal_set, other_base)
+    STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
+    VOTER, VOTES, View, in_legal_set, other_base)
 from simcards.rng import shuffle_top
 
 DONE = -1
