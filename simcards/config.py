@@ -13,9 +13,14 @@ timestamp of its own file is all its machine code depends on.
 
 Compiled functions: numba makes each compiled (not inlined) function a library of its own,
 optimizes it with LLVM and emits its machine code, then links its IR into every library that
-calls it, where it is optimized and emitted again (at every level of a call chain). A one-line
-wrapper compiled on its own therefore costs a compile and a share of each caller's; such
+calls it, where it is optimized and emitted again (at every level of a call chain). For an
+engine's internal functions (``INTERNAL_NJIT_FLAGS``: no wrapper, so only ever linked) the
+first optimization and the machine code are skipped (simcards.link_only). A one-line
+wrapper compiled on its own still costs a compile and a share of each caller's; such
 wrappers are inlined by numba (``inline="always"``), which copies their IR into the caller.
+numba's copy re-types and re-lowers the callee at every call site, so a helper with several
+call sites that calls others (a draw, a card into a hand) is compiled once instead
+(``FORCEINLINE_NJIT_OPTIONS``) and inlined by LLVM.
 So are the searches' decision functions, which only hand over to the search: compiled on
 their own, each held a linked copy of the whole search (Bombs Away's five cost about 3.4 s
 of compile each).
@@ -40,6 +45,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from simcards import link_only
+
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
 #: ``forceinline`` is spelt out: numba hands an unset flag down to the functions compiled
 #: for a caller, so one ``FORCEINLINE_NJIT_OPTIONS`` function would inline all it calls.
@@ -52,8 +59,11 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: borrowed state and never keep, return or allocate an array: no Python or C wrapper (nobody
 #: calls them from Python) and no reference counting (``_nrt=False``), which otherwise costs
 #: NRT_incref/NRT_decref calls on the borrowed arrays' null counters at each call and slice
-#: (Five Alive's kernel took about a fifth less CPU per turn without them).
+#: (Five Alive's kernel took about a fifth less CPU per turn without them). With no wrapper,
+#: such a function is only ever linked into its callers, so numba is kept from optimizing and
+#: emitting it on its own (simcards.link_only, installed here, before anything compiles).
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+link_only.install()
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 

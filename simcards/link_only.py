@@ -1,0 +1,88 @@
+"""The engines' internal functions are only ever linked into their callers: numba is kept from
+optimizing their modules on their own and from emitting machine code for them.
+
+numba makes every compiled function a code library of its own. It optimizes the library's LLVM
+module (O3), emits its machine code, and then links the module into every library that calls it,
+where it is optimized and emitted again, at every level of a call chain (simcards.config,
+"Compiled functions"). A function compiled with ``simcards.config.INTERNAL_NJIT_FLAGS`` has no
+Python or C wrapper, so nothing can ever run its own machine code: a caller always links its IR.
+For such a library, the module optimization and the machine code are work thrown away; the
+kernel that links it optimizes and emits it once, with everything it calls. Measured on Bombs
+Away's kernel (four ``random``), they were about a fifth of its cold compile (issue 13, whose note
+has the figures), and the kernel's run time did not move beyond this machine's noise.
+
+This relies on numba internals, as ``simcards.borrow`` does; ``tests/core/test_link_only.py``
+checks them under the numba versions pyproject.toml admits. The change is narrow: a library is
+left unemitted only when every function it defines is simcards' own (mangled names of the
+``simcards`` and ``simcards_strategies`` packages) and none is a Python or C wrapper. Anything
+else (user code, numba's own helpers, every function with a wrapper) compiles as numba does it.
+A library left unemitted still goes through numba's checks (dynamic globals, declared-only
+symbols) and is marked finalized, so it links as before. Its function's dispatcher entry holds a
+null address, which numba gives any function compiled without a Python wrapper anyway.
+"""
+from __future__ import annotations
+
+from numba.core import codegen as _codegen
+
+#: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
+#: length of the package name, then the name).
+OWN_PREFIXES = ("_ZN8simcards", "_ZN19simcards_strategies")
+#: Set on a library left unemitted (also what the tests look for).
+FLAG = "_simcards_link_only"
+
+
+def is_link_only(library) -> bool:
+    """True for a library of simcards' own functions only, none of them a wrapper: only ever
+    linked. Decided once, after its callees are linked in (numba links before optimizing)."""
+    known = getattr(library, FLAG, None)
+    if known is None:
+        names = [f.name for f in library._final_module.functions if not f.is_declaration]
+        known = bool(names) and all(n.startswith(OWN_PREFIXES) for n in names)
+        setattr(library, FLAG, known)
+    return known
+
+
+def _optimize_unless_link_only(original):
+    def optimize(self) -> None:
+        if not is_link_only(self):
+            original(self)
+    return optimize
+
+
+def _finalize_unless_link_only(original):
+    def finalize(self) -> None:
+        if not is_link_only(self):
+            original(self)
+            return
+        # numba's own steps, without adding the module to the execution engine (which would
+        # emit its machine code)
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+    return finalize
+
+
+def _set_env_if_emitted(original):
+    def set_env(self, env_name, env) -> None:
+        # numba points a function's environment global at its environment once it is emitted;
+        # a library left unemitted has no such global in the engine (numba would write to
+        # address 0)
+        if self._engine.get_global_value_address(env_name):
+            original(self, env_name, env)
+    return set_env
+
+
+_PATCHES = ((_codegen.CPUCodeLibrary, "_optimize_final_module", _optimize_unless_link_only),
+            (_codegen.CPUCodeLibrary, "_finalize_final_module", _finalize_unless_link_only),
+            (_codegen.JITCPUCodegen, "set_env", _set_env_if_emitted))
+
+
+def install() -> None:
+    """Called when simcards.config is imported, before anything compiles. Idempotent (a reload
+    of this module wraps numba's original methods again, not its own wrappers)."""
+    for cls, name, wrap in _PATCHES:
+        current = getattr(cls, name)
+        original = getattr(current, "__wrapped__", current)
+        patched = wrap(original)
+        patched.__wrapped__ = original
+        setattr(cls, name, patched)

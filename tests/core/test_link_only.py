@@ -1,0 +1,82 @@
+"""simcards/link_only.py keeps numba from optimizing and emitting the engines' wrapperless
+functions on their own (they are only ever linked into callers). It relies on numba internals;
+these tests fail loudly if a numba release changes them, and check that only simcards' own
+wrapperless functions are concerned."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+from numba import njit
+from numba.core import codegen
+
+from simcards import link_only
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.engine import hand_to_bottom, hand_to_bottom_py
+
+
+def _libraries(dispatcher):
+    """The code library of each signature the function was compiled for (this test's, and any
+    an engine compiled in the same process)."""
+    libraries = [cres.library for cres in dispatcher.overloads.values()]
+    assert libraries
+    return libraries
+
+
+def _link_only(dispatcher):
+    return {getattr(library, link_only.FLAG) for library in _libraries(dispatcher)}
+
+
+@njit(**NJIT_OPTIONS)
+def _bottom(s):
+    # stock s[0:10] (its count at s[10]), a hand of counts per kind at s[11:14]
+    return hand_to_bottom(s, 0, 10, 11, 3)
+
+
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
+def _twice(s):
+    s[0] *= 2
+
+
+@njit(**NJIT_OPTIONS)
+def _call_twice(s):
+    _twice(s)
+    return s[0]
+
+
+def test_the_internals_it_wraps_exist():
+    for cls, name, _ in link_only._PATCHES:
+        wrapped = getattr(cls, name).__wrapped__
+        assert wrapped.__module__ == codegen.__name__, (cls, name)
+    for name in ("_finalize_dynamic_globals", "_verify_declare_only_symbols"):
+        assert callable(getattr(codegen.CPUCodeLibrary, name)), name
+    assert callable(codegen.JITCPUCodegen._add_module)
+
+
+def test_an_engine_function_is_linked_into_its_caller_and_not_emitted_alone():
+    s = np.zeros(14, np.int64)
+    s[:4] = [7, 8, 9, 6]
+    s[10] = 4
+    s[11:14] = [2, 0, 1]
+    stock = s[:4].tolist()
+    assert _bottom(s) == 3
+    hand_to_bottom_py(stock, [2, 0, 1])
+    assert s[:s[10]].tolist() == stock and s[11:14].tolist() == [0, 0, 0]
+    assert _link_only(hand_to_bottom) == {True}
+    assert all(library._finalized for library in _libraries(hand_to_bottom))
+    assert _link_only(_bottom) == {False}                            # it has a Python wrapper
+
+
+def test_other_code_compiles_as_numba_does_it():
+    s = np.array([21], np.int64)
+    assert _call_twice(s) == 42
+    # wrapperless, but not simcards' own (a test module): emitted as usual
+    assert _link_only(_twice) == {False}
+
+
+def test_install_again_wraps_numbas_own_methods():
+    importlib.reload(link_only)
+    link_only.install()
+    link_only.install()
+    for cls, name, _ in link_only._PATCHES:
+        assert getattr(cls, name).__wrapped__.__module__ == codegen.__name__
