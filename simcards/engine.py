@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.rng import PyRandom, draw_to_top
 
 #: int64 slots of private memory per seat and game.
@@ -80,7 +80,7 @@ def kinds_mask_py(counts) -> int:
     return sum(1 << k for k, c in enumerate(counts) if c > 0)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)   # only engines call it: linked, never emitted alone
 def hand_to_bottom(s, stock_at, stock_n_at, hand_at, n_kinds):
     """Move a hand kept as counts per kind to the bottom of the stock, kinds ascending
     (the stock's top is its last card). Returns how many cards moved."""

@@ -30,10 +30,12 @@ strategies' accessors all read it. The kinds each hand holds are a bit mask too
 How it is compiled (one of three decorators on every function; docs/rules/bombs-away.md,
 "Engine notes", has the measurements):
 
-- ``_LEAF``, numba's ``inline="always"``: small helpers. numba copies their IR into
-  the caller before typing; that copy re-runs the callee's front end and deep-copies
-  its IR at every call site, so it is kept for small functions. Inlining the whole
-  engine this way made the kernel compile for 85 s.
+- ``_LEAF``, numba's ``inline="always"``: helpers of a few lines that call nothing
+  compiled apart, or have one call site. numba copies their IR into the caller before
+  typing; that copy re-runs the callee's front end, deep-copies its IR and lowers it again
+  at every call site. Inlining the whole engine this way made the kernel compile for 85 s;
+  the card moves, the draw, the tens rule and the duel, each copied at several places,
+  added about 3 s to the kernel's 25 (issue 13), so they are ``_HOT``.
 - ``_HOT``, ``forceinline``: compiled once, inlined by LLVM into every caller. The
   turn's path (``step`` and what it calls) is inlined into the generated kernel,
   whose loop calls ``step`` at one place (simcards.kernels), so the kernel holds the
@@ -45,8 +47,10 @@ How it is compiled (one of three decorators on every function; docs/rules/bombs-
   one-line views and ``decider``, which are ``_LEAF`` (simcards.config, "Compiled
   functions").
 
-Internal ``_HOT``/``_CALL`` functions are compiled without the Python and C
-wrappers nobody calls, and without numba's reference counting (``_nrt=False``):
+Internal ``_HOT``/``_CALL`` functions (``start_game`` and ``write_result`` too: only the
+kernel calls them) are compiled without the Python and C wrappers nobody calls, so they are
+only linked into their callers, never emitted alone (simcards.link_only), and without numba's
+reference counting (``_nrt=False``):
 they receive the borrowed state and never keep, return or allocate an array, and
 the kernel spent 7% of its time calling NRT_incref/NRT_decref on the borrowed
 arrays' null counters. A callee compiled first from such a function inherits both
@@ -171,7 +175,7 @@ def _refill(s, rng):
     _shuffle_stock(s)
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _take(s, q, k):
     """A card of kind k into q's hand (one more card the table's VOID inference leaves free)."""
     s[A_HANDS + q * K + k] += 1
@@ -180,7 +184,7 @@ def _take(s, q, k):
     s[A_FREE + q] += np.int64(s[A_VOID + q] != 0)
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _give(s, q, k):
     """A card of kind k out of q's hand."""
     left = s[A_HANDS + q * K + k] - 1
@@ -236,7 +240,7 @@ def _clear_knowledge(s, q):
     s[A_FREE + q] = 0
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _draw(s, rng, q):
     """One card from the top of the stock (rule 5 first if it is empty); False if none is left."""
     if s[S_STOCK_N] == 0:
@@ -247,7 +251,7 @@ def _draw(s, rng, q):
     return True
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _tens(s, rng, q):
     """Rule 4: each extra 10 goes under the stock and is replaced from the top,
     giving up after as many tries as the stock had cards."""
@@ -295,14 +299,14 @@ def _random_card(s, rng, q):
     return k
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _move_card(s, src, dst, k):
     _give(s, src, k)
     _take(s, dst, k)
 
 
 # ------------------------------------------------------------------ start
-@njit(**_CALL)
+@njit(**_CALL, **_INTERNAL)
 def start_game(s, rng):
     """Rule 1: seat n-1 deals one card at a time from seat 0; then the tens rule, seat by seat."""
     n = s[S_N]
@@ -407,7 +411,7 @@ def _legal_names(s, only):
     s[S_N_LEGAL] = _N_NAMES
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _legal_opponents(s, p):
     """Rules 10, 14, 16 (pagat): an opponent still in."""
     mask = 0
@@ -449,7 +453,7 @@ def _eliminate(s, c):
         s[S_OVER] = 1
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _hit(s, c, damage):
     s[A_POINTS + c] -= damage
     s[S_POINTS_LOST] += damage
@@ -458,7 +462,7 @@ def _hit(s, c, damage):
 
 
 # ------------------------------------------------------------------ effects
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _play_card(s, p, card):
     """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
     _give(s, p, card)
@@ -505,7 +509,7 @@ def _effect(s, rng, p, eff):
         s[S_PHASE] = PH_END_TURN
 
 
-@njit(**_LEAF)
+@njit(**_HOT, **_INTERNAL)
 def _duel(s, p, eff):
     """Rule 16: the next player must answer; C is fixed now unless the starter chooses."""
     n = s[S_N]
@@ -821,7 +825,7 @@ def _rank_key(s, p):
     return (np.int64(1) << 40) + pts if pts > 0 else s[A_OUT + p]
 
 
-@njit(**_CALL)
+@njit(**_CALL, **_INTERNAL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)."""
     n = s[S_N]

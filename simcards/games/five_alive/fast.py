@@ -186,7 +186,7 @@ def _push_pile(s, card):
     s[PILE_COUNTS + card] += 1
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def start_game(s, rng):
     n = s[N]
     for p in range(n):
@@ -616,7 +616,7 @@ def _redeal(s, rng, p, d):
 
 
 # ------------------------------------------------------------------ outcome
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, lives, dealt_mask); game_out = (rounds, turns, busts, unfinished)."""
     n = s[N]

@@ -69,14 +69,21 @@ _SUITS = np.array([15 if c == ACE_OF_CLUBS else 1 << (c // N_RANKS) for c in ran
 # How each function is compiled (the way of five_alive/fast.py and bombs_away/fast.py):
 #: small helpers: numba copies them into the caller (a call costs more than the helper)
 _INLINE = dict(NJIT_OPTIONS, inline="always")
-#: ``advance`` and ``apply``, a turn's path: compiled once, inlined by LLVM into the kernel's
-#: loop (no call, no array arguments on the stack; numba's own inlining would re-type them at
-#: every call site)
+#: ``advance`` and ``apply``, a turn's path, and the helpers copied at several places that
+#: call others (``_draw``, three times in ``_renew_middle``; ``_after_exchange``): compiled once,
+#: inlined by LLVM into the kernel's loop (no call, no array arguments on the stack; numba's own
+#: inlining would re-type and re-lower them at every call site: as copies, ``_draw`` and
+#: ``_after_exchange`` cost about 1.5 s of the kernel's 19.5 s compile, issue 13)
 _HOT = FORCEINLINE_NJIT_OPTIONS
 #: The engine's internal functions take the borrowed state and never keep, return or allocate
 #: an array: no Python or C wrapper, no reference counting (numba's NRT calls on the borrowed
-#: arrays' null counters cost time on every call).
+#: arrays' null counters cost time on every call). Only ever linked into their callers, they
+#: are never emitted alone (simcards.link_only).
 _INTERNAL = INTERNAL_NJIT_FLAGS
+#: how the cards changed hands, typed, not literal: numba compiles a callee again for every
+#: literal argument (simcards.config, "Literal arguments")
+_SWAPPED = np.int64(0)
+_KNOCKED = np.int64(1)
 
 
 # ---------------------------------------------------------------- cards and hands
@@ -196,7 +203,7 @@ def new_state(n, params):
     return s
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def start_game(s, rng):
     n = s[N]
     for p in range(MAX_PLAYERS):
@@ -305,7 +312,7 @@ def _rebuild(s, rng):
     s[REBUILDS] += 1
 
 
-@njit(**_INLINE)
+@njit(**_HOT, **_INTERNAL)
 def _draw(s, rng):
     if s[STOCK_N] == 0:
         _rebuild(s, rng)
@@ -522,7 +529,7 @@ def _quiet_turn(s, rng):
         _refresh(s, rng)
 
 
-@njit(**_INLINE)
+@njit(**_HOT, **_INTERNAL)
 def _after_exchange(s, rng, p, hand, mid, knocked):
     """A combination is declared at once (rule 13); else a one-suit middle (always so after
     "Кручу") is renewed and the player goes again (rule 9). ``hand``, ``mid``: the cards now,
@@ -532,7 +539,7 @@ def _after_exchange(s, rng, p, hand, mid, knocked):
     x, y, z = _cards_of(mid)
     if combo != 0:
         _declare(s, rng, p, combo)
-    elif knocked or is_one_suit(x, y, z):
+    elif knocked != 0 or is_one_suit(x, y, z):
         _renew_middle(s, rng)
     else:
         s[CUR] = _next(s, p)
@@ -554,7 +561,7 @@ def _swap(s, rng, p, give, take):
     s[HELD + p] = (s[HELD + p] & ~g) | t
     s[GIVEN + p] |= g
     s[QUIET] = 0
-    _after_exchange(s, rng, p, hand, mid, False)
+    _after_exchange(s, rng, p, hand, mid, _SWAPPED)
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
@@ -569,7 +576,7 @@ def _knock(s, rng, p):
     s[HELD + p] = hand
     s[GIVEN + p] |= mid
     s[QUIET] = 0
-    _after_exchange(s, rng, p, hand, mid, True)
+    _after_exchange(s, rng, p, hand, mid, _KNOCKED)
 
 
 @njit(**_INLINE)
@@ -636,7 +643,7 @@ def _vote(s, rng, move):
     _quiet_turn(s, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **_INTERNAL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, keys, dealt_mask, declared, proposals); game_out as GAME_COLUMNS
     with "unfinished" last."""

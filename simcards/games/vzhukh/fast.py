@@ -173,7 +173,7 @@ def _add_penalty(s, p, points):
     s[ROUND_PEN + ROUNDS * p + s[ROUND]] += points
 
 
-@njit(**_CALL)
+@njit(**_CALL, **_INTERNAL)
 def start_game(s, rng):
     n = s[N]
     s[PENALTY:PER_GAME_END] = 0             # penalties, takes, jokers left, dealt, memory
@@ -474,7 +474,7 @@ def apply(s, rng, kind, move):
     _draw_up(s, p)                                        # rules 11-12
 
 
-@njit(**_CALL)
+@njit(**_CALL, **_INTERNAL)
 def write_result(s, seat_out, game_out):
     """seat_out[p] = (win, rank, *SEAT_COLUMNS); game_out = (*GAME_COLUMNS, unfinished)
     (rules.py declares the columns)."""
