@@ -45,7 +45,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from simcards import link_only
+# (not ``from simcards import``: the kernel key follows what this file imports, and the whole
+# package's API is not the kernel's source; simcards.sources)
+from simcards.link_only import install as _install_link_only
 
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
 #: ``forceinline`` is spelt out: numba hands an unset flag down to the functions compiled
@@ -63,7 +65,7 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: such a function is only ever linked into its callers, so numba is kept from optimizing and
 #: emitting it on its own (simcards.link_only, installed here, before anything compiles).
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
-link_only.install()
+_install_link_only()
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 

@@ -173,7 +173,7 @@ def _add_penalty(s, p, points):
     s[ROUND_PEN + ROUNDS * p + s[ROUND]] += points
 
 
-@njit(**_CALL, **_INTERNAL)
+@njit(**_CALL)                  # tests call it from Python
 def start_game(s, rng):
     n = s[N]
     s[PENALTY:PER_GAME_END] = 0             # penalties, takes, jokers left, dealt, memory
