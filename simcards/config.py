@@ -68,6 +68,10 @@ INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": Tru
 _install_link_only()
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
+#: Options for a generated kernel module's helpers, called only by its entry points: no
+#: wrapper, so only ever linked (simcards.link_only), and not cached on their own (the entry
+#: points that link them are). Reference counting stays on: they allocate or call strategies that do.
+KERNEL_HELPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 def kernel_dir() -> Path:

@@ -37,7 +37,7 @@ from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
-_TEMPLATE_VERSION = "6"
+_TEMPLATE_VERSION = "7"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
 
@@ -78,7 +78,7 @@ def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, st
     return done
 
 
-@njit(**KERNEL_NJIT_OPTIONS)
+@njit(**KERNEL_HELPER_NJIT_OPTIONS)
 def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
     \"\"\"Play one dealt game to the end (replays). Given room in ``snaps``, keep every decision and
     the state before and after it (``snaps``: the snapshot layout shared with the
@@ -139,7 +139,7 @@ _STEP_LOOP = """        k = np.int64(-1)            # no decision yet: the first
 
 _REST = '''
 
-@njit(**KERNEL_NJIT_OPTIONS)
+@njit(**KERNEL_HELPER_NJIT_OPTIONS)
 def _illegal(status, g, p, k, m, sid):
     status[ST_ILLEGAL] = 1
     status[ST_GAME] = g
@@ -149,7 +149,7 @@ def _illegal(status, g, p, k, m, sid):
     status[ST_STRATEGY] = sid
 
 
-@njit(**KERNEL_NJIT_OPTIONS)
+@njit(**KERNEL_HELPER_NJIT_OPTIONS)
 def _dealt(seed, g, sids, params):
     """Game g of the seed, dealt, with its two generators (one game: replays only)."""
     st = E.new_state(sids.shape[0], params)
@@ -161,11 +161,13 @@ def _dealt(seed, g, sids, params):
     return st, grng, srng
 
 
-@njit(**KERNEL_NJIT_OPTIONS)
 def count_steps(seed, g, sids, params, sparams, status):
-    st, grng, srng = _dealt(seed, g, sids, params)
-    return _play(st, grng, srng, sids, sparams, status, g, np.zeros((0, 3), np.int64),
-                 np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64))
+    """The decisions of game g, to size a record's arrays: record_game with no room to keep
+    them. Not compiled on its own: that would compile the replay loop once more."""
+    return record_game(seed, g, sids, params, sparams, np.zeros((0, 3), np.int64),
+                       np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64),
+                       np.zeros((sids.shape[0], {seat_width}), np.int64),
+                       np.zeros({game_width}, np.int64), status)
 
 
 @njit(**KERNEL_NJIT_OPTIONS)
@@ -253,7 +255,7 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
         f"# Do not edit: the name carries the hash {key} of every source it depends on.",
         "import numpy as np",
         "from numba import njit",
-        "from simcards.config import KERNEL_NJIT_OPTIONS",
+        "from simcards.config import KERNEL_HELPER_NJIT_OPTIONS, KERNEL_NJIT_OPTIONS",
         "from simcards.kernels import ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY",
         "from simcards.rng import seed_game, STREAM_DEAL, STREAM_STRATEGY",
         "from simcards.borrow import borrow, keep_alive",
@@ -269,7 +271,8 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
     loops = loops.replace("{dispatch}", _dispatch(spec, infos, " " * 8, turn), 1)
     for name, call in _CALLS[turn].items():
         loops = loops.replace(name, call)
-    return "\n".join(lines) + loops + _REST
+    rest = _REST.replace("{seat_width}", str(2 + len(spec.seat_columns)))
+    return "\n".join(lines) + loops + rest.replace("{game_width}", str(len(spec.game_columns)))
 
 
 def _roots(infos: Sequence[StrategyInfo]) -> list[Path]:

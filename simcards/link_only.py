@@ -14,30 +14,47 @@ has the figures), and the kernel's run time did not move beyond this machine's n
 This relies on numba internals, as ``simcards.borrow`` does; ``tests/core/test_link_only.py``
 checks them under the numba versions pyproject.toml admits. The change is narrow: a library is
 left unemitted only when every function it defines is simcards' own (mangled names of the
-``simcards`` and ``simcards_strategies`` packages) and none is a Python or C wrapper. Anything
-else (user code, numba's own helpers, every function with a wrapper) compiles as numba does it.
+``simcards`` and ``simcards_strategies`` packages and of the generated kernel modules) or
+numba's copy of a helper it calls, and none is a Python or C wrapper. Anything else (user code,
+numba's own helper libraries, every function with a wrapper) compiles as numba does it. The
+kernel modules' helpers (the replay loop, simcards.kernels) are left unemitted too: the loop was
+optimized and emitted three times for a replay (its own library, ``count_steps``, ``record_game``).
 A library left unemitted still goes through numba's checks (dynamic globals, declared-only
 symbols) and is marked finalized, so it links as before. Its function's dispatcher entry holds a
 null address, which numba gives any function compiled without a Python wrapper anyway.
 """
 from __future__ import annotations
 
+import re
+
 from numba.core import codegen as _codegen
 
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
 #: length of the package name, then the name).
 OWN_PREFIXES = ("_ZN8simcards", "_ZN19simcards_strategies")
+#: ...and of the generated kernel modules (simcards.kernels), whose names vary in length.
+KERNEL_MODULE = re.compile(r"_ZN\d+_simcards_kernel_")
+#: What numba copies into a caller's module beside its functions: its reference-count helpers,
+#: its own library functions (array helpers, error messages) and exception argument unwrappers.
+#: Copies only: the libraries they come from are compiled as numba compiles them.
+NUMBA_COPIES = ("NRT_incref", "NRT_decref", "_ZN5numba", "__excinfo_unwrap_args")
+
+
+def _own(name: str) -> bool:
+    return name.startswith(OWN_PREFIXES) or KERNEL_MODULE.match(name) is not None
 #: Set on a library left unemitted (also what the tests look for).
 FLAG = "_simcards_link_only"
 
 
 def is_link_only(library) -> bool:
-    """True for a library of simcards' own functions only, none of them a wrapper: only ever
-    linked. Decided once, after its callees are linked in (numba links before optimizing)."""
+    """True for a library of simcards' own functions, beside numba's copies of its helpers
+    (``NUMBA_COPIES``), none of them a wrapper: only ever linked. Decided once, after its
+    callees are linked in (numba links before optimizing)."""
     known = getattr(library, FLAG, None)
     if known is None:
         names = [f.name for f in library._final_module.functions if not f.is_declaration]
-        known = bool(names) and all(n.startswith(OWN_PREFIXES) for n in names)
+        known = (any(_own(n) for n in names)
+                 and all(_own(n) or n.startswith(NUMBA_COPIES) for n in names))
         setattr(library, FLAG, known)
     return known
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Mapping
@@ -76,24 +77,30 @@ class GameSpec:
     def module_name(self) -> str:
         return self.package.rsplit(".", 1)[-1]
 
+    def _part(self, part: str) -> ModuleType:
+        # sys.modules first: a replay asks for these at every decision, and import_module
+        # costs microseconds even for a module already imported
+        name = f"{self.package}.{part}"
+        return sys.modules.get(name) or importlib.import_module(name)
+
     @property
     def fast(self) -> ModuleType:
-        return importlib.import_module(self.package + ".fast")
+        return self._part("fast")
 
     @property
     def reference(self) -> ModuleType:
-        return importlib.import_module(self.package + ".reference")
+        return self._part("reference")
 
     @property
     def view(self) -> ModuleType:
-        return importlib.import_module(self.package + ".view")
+        return self._part("view")
 
     @property
     def defaults(self) -> ModuleType | None:
         """The game's default decisions (``defaults.py``), if it has any."""
         if not any(d.default for d in self.decisions):
             return None
-        return importlib.import_module(self.package + ".defaults")
+        return self._part("defaults")
 
     def decision_id(self, name: str) -> int:
         for i, d in enumerate(self.decisions):

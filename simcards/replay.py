@@ -79,9 +79,10 @@ def _check_decision(rec: Record, step: int, ref, kind: int, seat: int) -> None:
     what the layout lets the seat see: every public field and the seat's own rows equal the
     fast engine's state, every other field is zero."""
     spec = rec.batch.spec
+    fast = spec.fast
     raw = rec.raws[step]
     out = np.zeros(raw.shape[0] + 4096, np.int64)
-    count = spec.fast.legal_moves(raw, out)
+    count = fast.legal_moves(raw, out)
     fast_legal = sorted(out[:count].tolist())
     ref_legal = sorted(ref.legal_moves())
     if fast_legal != ref_legal:
@@ -90,7 +91,7 @@ def _check_decision(rec: Record, step: int, ref, kind: int, seat: int) -> None:
     listed = set(fast_legal)
     probes = fast_legal + [m for m in (min(fast_legal) - 1, max(fast_legal) + 1, -1, 0, 1, 63)
                            if m not in listed]
-    wrong = [m for m in probes if bool(spec.fast.is_legal(raw, kind, m)) != (m in listed)]
+    wrong = [m for m in probes if bool(fast.is_legal(raw, kind, m)) != (m in listed)]
     if wrong:
         raise ReplayMismatch(f"step {step}: fast is_legal disagrees with legal_moves on {wrong[:4]}")
     view = ref.view(kind)

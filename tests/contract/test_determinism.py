@@ -8,14 +8,16 @@ import simcards
 
 def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared):
     lineup = kit.lineups(game)[-1]
-    one = shared.simulate(game, lineup, 300, seed=9, threads=1, chunk_size=300)
+    # 150 games: chunks of 7 and of 120 both end on a partial chunk; a search seat makes
+    # Thirty-One's games cost about 20 ms each
+    one = shared.simulate(game, lineup, 150, seed=9, threads=1, chunk_size=150)
     for threads, chunk in ((2, 7), (2, 120), (1, 1)):
-        other = shared.simulate(game, lineup, 300, seed=9, threads=threads, chunk_size=chunk)
+        other = shared.simulate(game, lineup, 150, seed=9, threads=threads, chunk_size=chunk)
         pd.testing.assert_frame_equal(one, other)
-    part = shared.simulate(game, lineup, 100, seed=9, start=200)
+    part = shared.simulate(game, lineup, 50, seed=9, start=100)
     pd.testing.assert_frame_equal(part.reset_index(drop=True),
-                                  one[one["game"].between(200, 299)].reset_index(drop=True))
-    assert not shared.simulate(game, lineup, 300, seed=10).equals(one)
+                                  one[one["game"].between(100, 149)].reset_index(drop=True))
+    assert not shared.simulate(game, lineup, 150, seed=10).equals(one)
 
 
 def test_the_frame_has_the_declared_columns(game, kit, shared):

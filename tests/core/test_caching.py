@@ -24,6 +24,18 @@ frame = simcards.simulate("five-alive", ["expert", "high_first"], 400, seed=5, t
 print(int(pd.util.hash_pandas_object(frame).sum()))
 """
 
+# What the next process would load, without compiling it: the kernel's module name (its key
+# over every source it depends on) and whether numba holds machine code for that name.
+PROBE = """
+from simcards.batch import prepare
+from simcards.config import kernel_dir
+from simcards.kernel_waits import is_cached
+from simcards.kernels import kernel_key
+b = prepare("five-alive", ["expert", "high_first"], 5)
+name = f"_simcards_kernel_{b.spec.module_name}_{kernel_key(b.spec, b.infos)}"
+print(name, is_cached(kernel_dir(), name))
+"""
+
 
 def _copy_tree(dest: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
@@ -63,11 +75,21 @@ def test_every_edit_is_played_by_the_next_process_as_a_cold_copy_would(tmp_path)
     warm = _copy_tree(tmp_path / "warm")
     before = _run(warm)
     assert _run(warm) == before                 # from cache: the same
+    # Each edit gives the kernel a new name that numba holds no code for, so the next process
+    # compiles it from the sources as they are. Compiled and played after the last edit only:
+    # a cold compile costs about 20 s, and the played result checks what the names promise.
+    name, cached = _run(warm, PROBE).split()
+    assert cached == "True"                     # the probe sees the kernel just played
+    seen = {name}
     for relative, pattern, replacement in EDITS:
         _edit(warm / relative, pattern, replacement)
-        after = _run(warm)
-        assert after != before, f"editing {relative} changed nothing: stale machine code"
-        before = after
+        name, cached = _run(warm, PROBE).split()
+        assert cached == "False" and name not in seen, f"editing {relative} left the kernel's name: stale machine code"
+        seen.add(name)
+    after = _run(warm)
+    assert after != before, "the edits changed nothing: stale machine code"
+    assert _run(warm, PROBE).split() == [name, "True"]
+    before = after
     cold = _copy_tree(tmp_path / "cold")
     for relative, pattern, replacement in EDITS:
         _edit(cold / relative, pattern, replacement)

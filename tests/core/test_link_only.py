@@ -80,3 +80,34 @@ def test_install_again_wraps_numbas_own_methods():
     link_only.install()
     for cls, name, _ in link_only._PATCHES:
         assert getattr(cls, name).__wrapped__.__module__ == codegen.__name__
+
+
+class _Function:
+    def __init__(self, name: str, is_declaration: bool = False):
+        self.name, self.is_declaration = name, is_declaration
+
+
+class _Library:
+    """What is_link_only reads of a code library: the functions of its final module."""
+
+    def __init__(self, *names: str, declared: tuple[str, ...] = ()):
+        functions = [_Function(n) for n in names] + [_Function(n, True) for n in declared]
+        self._final_module = type("Module", (), {"functions": functions})()
+
+
+def test_only_libraries_of_own_wrapperless_functions_are_left_unemitted():
+    own = "_ZN8simcards5games10five_alive4fast7advanceB2v1E5ArrayIxLi1E1C7mutable7alignedE"
+    kernel = "_ZN44_simcards_kernel_five_alive_6407ae47c266f6205_playB3v12E"
+    strategy = "_ZN19simcards_strategies10five_alive10high_first6decideB2v3E"
+    numba_helper = "_ZN5numba2np8arrayobj31ol_raise_with_shape_context_cpu12_3clocals_3e4implB4v128E"
+    wrapper = "_ZN7cpython8simcards5games10five_alive4fast7advanceB2v1E"
+    user = "_ZN8my_tests6helperB2v1E"
+    # simcards' own functions (engines, strategies, generated kernels), with numba's copies of
+    # its helpers beside them: only linked
+    assert link_only.is_link_only(_Library(own, strategy, kernel, "NRT_incref", "NRT_decref", numba_helper,
+                                           "__excinfo_unwrap_args2a69", declared=("NRT_MemInfo_call_dtor",)))
+    # a wrapper, user code, or numba's helpers alone: compiled as numba compiles them
+    assert not link_only.is_link_only(_Library(own, wrapper))
+    assert not link_only.is_link_only(_Library(own, user))
+    assert not link_only.is_link_only(_Library(numba_helper, "NRT_incref"))
+    assert not link_only.is_link_only(_Library(declared=(own,)))

@@ -2,10 +2,6 @@
 from __future__ import annotations
 
 import io
-import json
-import os
-import subprocess
-import sys
 
 from rich.console import Console
 
@@ -69,28 +65,26 @@ def test_the_bar_takes_a_growing_total():
         assert (task.completed, task.total, task.description) == (8, 20, "2 players, line-up 1/3")
 
 
-_PROBE = """
-import json
-from simcards import events
-from simcards.kernels import load_kernel
-from simcards.strategy_registry import check_strategies
-from simcards.registry import get_game
-seen = []
-with events.subscribe(lambda kind, **f: seen.append([kind, sorted(f)])):
+def test_the_kernel_loader_announces_a_compile_then_a_cached_load(tmp_path, monkeypatch):
+    """As two fresh processes would see it, in this one: an empty kernel folder, and the loader's
+    memory of the modules it has loaded emptied before each load (a fresh process would
+    compile the engine too, about 20 s, where this one links what it has compiled already)."""
+    from simcards import kernels
+    from simcards.registry import get_game
+    from simcards.strategy_registry import check_strategies
+    monkeypatch.setenv("SIMCARDS_KERNEL_DIR", str(tmp_path / "kernels"))
     spec = get_game("five-alive")
-    load_kernel(spec, list(check_strategies(spec, ("high_first", "random")).values()))
-print(json.dumps(seen))
-"""
+    infos = list(check_strategies(spec, ("high_first", "random")).values())
 
+    def load():
+        seen = []
+        monkeypatch.setattr(kernels, "_loaded", {})
+        monkeypatch.setattr(kernels, "_last", {})
+        with events.subscribe(lambda kind, **f: seen.append([kind, sorted(f)])):
+            kernels.load_kernel(spec, infos)
+        return seen
 
-def test_the_kernel_loader_announces_a_compile_then_a_cached_load(tmp_path):
-    env = dict(os.environ, SIMCARDS_KERNEL_DIR=str(tmp_path / "kernels"))
-
-    def probe():
-        done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env,
-                              check=True)
-        return json.loads(done.stdout.strip().splitlines()[-1])
-
-    assert probe() == [["compile-start", ["estimate_s", "game", "strategies"]],
-                       ["compile-done", ["game", "seconds", "strategies"]]]
-    assert probe() == [["kernel-cached", ["game", "seconds", "strategies"]]]
+    assert load() == [["compile-start", ["estimate_s", "game", "strategies"]],
+                      ["compile-done", ["game", "seconds", "strategies"]]]
+    assert load() == [["kernel-cached", ["game", "seconds", "strategies"]]]
+    assert list((tmp_path / "kernels").glob("_simcards_kernel_five_alive_*.py"))
