@@ -1,3 +1,3 @@
-from simcards.cli import app
+from simcards.cli import program
 
-app(prog_name="simcards")
+program()

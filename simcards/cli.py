@@ -69,6 +69,30 @@ app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
 out = Console()
 err = Console(stderr=True)
 
+
+def program() -> None:
+    """The ``simcards`` command as a process (the console script and ``python -m simcards``).
+
+    When the command is done, its output flushed and the exit handlers run, the process leaves
+    without tearing the interpreter down: freeing numba's and LLVM's objects one by one took
+    0.7-0.8 s after every command, more than a 10,000-game run (measured on Five Alive), and
+    the operating system frees the memory at once. ``app`` itself (CliRunner tests, a caller's
+    own process) exits as usual."""
+    import atexit
+    try:
+        app(prog_name="simcards")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if not isinstance(code, int):       # sys.exit("message") or sys.exit(None)
+        if code is not None:
+            print(code, file=sys.stderr)
+        code = 0 if code is None else 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
+
 GameArg = Annotated[str, typer.Argument(help="Game name, as `simcards games` lists it.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", "-r", help="Rule option as key=value (repeatable); `simcards rules GAME` lists them.")]
