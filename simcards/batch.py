@@ -58,10 +58,11 @@ class Batch:
         """Columns of a seat record: win, rank, then the game's seat columns."""
         return 2 + len(self.spec.seat_columns)
 
-    def kernel(self, check: bool = True):
-        """The compiled entry module, compiled or loaded from cache before it is returned.
+    def kernel(self, check: bool = True, entry: str = "play_batch"):
+        """The compiled entry module, its ``entry`` point (``play_batch`` for runs, ``record_game``
+        for replays) compiled or loaded from cache before it is returned.
         ``check``: make sure no source changed since this process imported it (once per run)."""
-        return load_kernel(self.spec, self.infos, check)
+        return load_kernel(self.spec, self.infos, check, entry)
 
 
 def prepare(game: str, strategies: Sequence[str], seed: int = 0,

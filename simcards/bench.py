@@ -156,7 +156,7 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
                        f"{kernel_row['steps']:,}: not the same games, the ratio means nothing")
     # decisions (moves a strategy chose) per game, counted on the first games again: a turn may
     # be forced (a bust), and a search player's cost is per decision
-    kernel, status = batch.kernel(check=False), np.zeros(STATUS_SIZE, np.int64)
+    kernel, status = batch.kernel(check=False, entry="record_game"), np.zeros(STATUS_SIZE, np.int64)
     sample = min(games, DECISION_SAMPLE)
     decisions = sum(kernel.count_steps(seed, g, batch.sids, batch.params, batch.strategy_params, status)
                     for g in range(sample)) / sample

@@ -5,6 +5,10 @@ numba compiles a generated kernel lazily, at its first call, wherever that is
 bench). ``announce_compile`` makes that first call right after the import, with
 no games, and announces it: ``compile-start``/``compile-done`` when numba has
 no cached machine code for the module, ``kernel-cached`` when it loads it.
+
+A kernel has two entry points, each compiled at its first use: ``play_batch`` (runs) and
+``record_game`` (replays). A replay compiles only the second: a cold ``simcards replay``
+waited for both before (Five Alive: 16 s more).
 """
 from __future__ import annotations
 
@@ -21,14 +25,23 @@ DEFAULT_ESTIMATE_S = 15.0            # a first compile measured 10-18 s on the p
 _TIMES = "compile-seconds.json"     # last measured compile per game, for the next estimate
 
 
-def is_cached(folder: Path, modname: str) -> bool:
+#: A kernel's entry points (simcards.kernels), each compiled at its first use.
+ENTRIES = ("play_batch", "record_game")
+
+
+def is_cached(folder: Path, modname: str, entry: str = "play_batch") -> bool:
     """numba keeps an index file per cached function in ``__pycache__`` beside the module
     (or below NUMBA_CACHE_DIR): a guess that can only mislabel the message, never the result."""
     from numba.core.config import CACHE_DIR
     places = [folder / "__pycache__"]
     if CACHE_DIR:
         places.append(Path(CACHE_DIR) / str(folder.resolve()).lstrip("/"))
-    return any(any(p.glob(f"{modname}.play_batch-*.nbi")) for p in places)
+    return any(any(p.glob(f"{modname}.{entry}-*.nbi")) for p in places)
+
+
+def _timed(game: str, entry: str) -> str:
+    """The key of an entry point's last compile time (a run's and a replay's differ)."""
+    return game if entry == "play_batch" else f"{game} {entry}"
 
 
 def estimate_seconds(folder: Path, game: str) -> float:
@@ -51,28 +64,36 @@ def _remember(folder: Path, game: str, seconds: float) -> None:
         pass
 
 
-def _play_no_games(spec, module: ModuleType) -> None:
-    """Call play_batch with the argument types of every real call, for zero games: it compiles
-    (or loads) the batch loop and plays nothing."""
+def _play_no_games(spec, module: ModuleType, entry: str) -> None:
+    """Call the entry point with the argument types of every real call, for no game: it
+    compiles (or loads) that loop and plays nothing (``record_game`` of game -1 returns at once)."""
     n = spec.min_players
     params = spec.encode_params(spec.resolve_rules({}), n)
     sparams = np.zeros((n, 1), np.float64)
     sparams.setflags(write=False)                   # as every Batch's (simcards.batch)
-    module.play_batch(0, 0, 0, np.zeros(n, np.int64), params, sparams,
-                      np.zeros((0, n, 2 + len(spec.seat_columns)), np.int64),
-                      np.zeros((0, len(spec.game_columns)), np.int64), np.zeros(8, np.int64))
+    sids, status = np.zeros(n, np.int64), np.zeros(8, np.int64)
+    width = 2 + len(spec.seat_columns)
+    if entry == "play_batch":
+        module.play_batch(0, 0, 0, sids, params, sparams, np.zeros((0, n, width), np.int64),
+                          np.zeros((0, len(spec.game_columns)), np.int64), status)
+    else:
+        empty = np.zeros((0, 0), np.int64)
+        module.record_game(0, -1, sids, params, sparams, np.zeros((0, 3), np.int64), empty, empty,
+                           np.zeros((n, width), np.int64), np.zeros(len(spec.game_columns), np.int64),
+                           status)
 
 
 def announce_compile(spec, names: tuple[str, ...], module: ModuleType, folder: Path,
-                     modname: str) -> None:
-    """Compile or load the kernel's batch loop now, telling subscribers how long it takes."""
-    cached = is_cached(folder, modname)
+                     modname: str, entry: str = "play_batch") -> None:
+    """Compile or load the kernel's entry point (``ENTRIES``) now, telling subscribers how
+    long it takes."""
+    cached = is_cached(folder, modname, entry)
     fields = {"game": spec.name, "strategies": tuple(names)}
     if not cached:
-        emit("compile-start", estimate_s=estimate_seconds(folder, spec.name), **fields)
+        emit("compile-start", estimate_s=estimate_seconds(folder, _timed(spec.name, entry)), **fields)
     started = time.perf_counter()
     try:
-        _play_no_games(spec, module)
+        _play_no_games(spec, module, entry)
     finally:
         seconds = time.perf_counter() - started
         if cached:
@@ -80,4 +101,4 @@ def announce_compile(spec, names: tuple[str, ...], module: ModuleType, folder: P
         else:
             emit("compile-done", seconds=seconds, **fields)
     if not cached:
-        _remember(folder, spec.name, seconds)
+        _remember(folder, _timed(spec.name, entry), seconds)

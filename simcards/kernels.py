@@ -37,9 +37,10 @@ from simcards.kernel_waits import announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
-_TEMPLATE_VERSION = "7"
+_TEMPLATE_VERSION = "8"
 _loaded: dict[str, ModuleType] = {}
-_last: dict[tuple, ModuleType] = {}      # (game, strategy modules) -> the module loaded last
+_last: dict[tuple, ModuleType] = {}      # (game, strategy modules, entry) -> the module loaded last
+_warm: set[tuple[str, str]] = set()     # (module, entry point) compiled or loaded from cache
 
 #: Slots of the status array a kernel fills when a strategy returns an illegal move.
 STATUS_SIZE = 8
@@ -172,6 +173,8 @@ def count_steps(seed, g, sids, params, sparams, status):
 
 @njit(**KERNEL_NJIT_OPTIONS)
 def record_game(seed, g, sids, params, sparams, moves, snaps, raws, seat_out, game_out, status):
+    if g < 0:       # no game: compiles the replay loop now (simcards.kernel_waits)
+        return 0
     st, grng, srng = _dealt(seed, g, sids, params)
     steps = _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws)
     if status[ST_ILLEGAL] == 0:
@@ -338,14 +341,17 @@ def write_source(path: Path, text: str) -> None:
         os.replace(tmp, path)
 
 
-def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True) -> ModuleType:
-    """The compiled entry module for this game and strategy set (ids = positions in ``infos``).
+def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True,
+                entry: str = "play_batch") -> ModuleType:
+    """The compiled entry module for this game and strategy set (ids = positions in ``infos``),
+    its ``entry`` point (``play_batch`` for runs, ``record_game`` for replays) compiled or loaded
+    from cache before it is returned; the other is compiled at its own first use.
 
     Raises StaleCodeError if a source this process already imported has changed since:
     the compiled code in memory would be the old one. A run checks once, before its first
     chunk; its chunks then pass ``check=False`` and skip re-reading the sources."""
     infos = tuple(infos)
-    memo = (spec.name, tuple(i.module for i in infos))
+    memo = (spec.name, tuple(i.module for i in infos), entry)
     if not check and memo in _last:
         return _last[memo]
     deps = dependencies(spec, infos)
@@ -353,22 +359,26 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     sources.observe(deps)
     key = kernel_key(spec, infos)
     modname = f"_simcards_kernel_{spec.module_name}_{key}"
-    if modname in _loaded:
+    if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]
         return _loaded[modname]
     folder = kernel_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{modname}.py"
-    write_source(path, _source(spec, infos, key))
-    module_spec = importlib.util.spec_from_file_location(modname, path)
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[modname] = module
     # One process compiles a kernel, the others wait and load it from numba's cache: without
     # the lock, processes started together (test workers, Dask workers on one machine, two
     # terminals) each compile the same kernel, at full cost.
     with FileLock(str(folder / f"{modname}.lock")):
-        module_spec.loader.exec_module(module)
-        announce_compile(spec, [i.name for i in infos], module, folder, modname)  # compile now, on simcards.events
-    _loaded[modname] = module
+        module = _loaded.get(modname)
+        if module is None:
+            path = folder / f"{modname}.py"
+            write_source(path, _source(spec, infos, key))
+            module_spec = importlib.util.spec_from_file_location(modname, path)
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[modname] = module
+            module_spec.loader.exec_module(module)
+            _loaded[modname] = module
+        # compile now, on simcards.events
+        announce_compile(spec, [i.name for i in infos], module, folder, modname, entry)
+    _warm.add((modname, entry))
     _last[memo] = module
     return module

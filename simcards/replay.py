@@ -39,7 +39,7 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     An illegal move raises IllegalMoveError; with ``stop_at_illegal`` the record keeps
     the game up to that move instead, and the move in ``extra["illegal"]``."""
     batch = batch or prepare(game, strategies, seed, rules, strategy_dirs=strategy_dirs)
-    kernel = batch.kernel()
+    kernel = batch.kernel(entry="record_game")
     status = np.zeros(STATUS_SIZE, np.int64)
     steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, batch.strategy_params,
                                status)

@@ -182,6 +182,14 @@ def test_a_game_with_an_illegal_move_replays_up_to_it(tmp_path):
     data = json.loads(path.read_text())
     assert data["result"] is None and data["illegal"]["move"] == 7
     assert data["decisions"][-1]["illegal"]
+    # a replay compiles the replay loop alone, not the batch loop it does not play
+    from simcards.batch import prepare
+    from simcards.config import kernel_dir
+    from simcards.kernel_waits import is_cached
+    from simcards.kernels import kernel_key
+    batch = prepare("five-alive", ["high_first", "sevens"], 9, strategy_dirs=[root])
+    name = f"_simcards_kernel_five_alive_{kernel_key(batch.spec, batch.infos)}"
+    assert is_cached(kernel_dir(), name, "record_game") and not is_cached(kernel_dir(), name, "play_batch")
 
 
 FRESH = """

@@ -80,6 +80,7 @@ def test_the_kernel_loader_announces_a_compile_then_a_cached_load(tmp_path, monk
         seen = []
         monkeypatch.setattr(kernels, "_loaded", {})
         monkeypatch.setattr(kernels, "_last", {})
+        monkeypatch.setattr(kernels, "_warm", set())
         with events.subscribe(lambda kind, **f: seen.append([kind, sorted(f)])):
             kernels.load_kernel(spec, infos)
         return seen
