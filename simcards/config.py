@@ -47,6 +47,7 @@ from pathlib import Path
 
 # (not ``from simcards import``: the kernel key follows what this file imports, and the whole
 # package's API is not the kernel's source; simcards.sources)
+from simcards.cached_load import install as _install_cached_load
 from simcards.link_only import install as _install_link_only
 
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
@@ -66,6 +67,7 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: emitting it on its own (simcards.link_only, installed here, before anything compiles).
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 _install_link_only()
+_install_cached_load()     # a kernel from the cache loads without numba's compiler (simcards.cached_load)
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 #: Options for a generated kernel module's helpers, called only by its entry points: no
