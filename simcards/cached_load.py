@@ -8,10 +8,11 @@ loaded from the cache needs only the runtime. The imports took 0.7 s of the 2.1 
 start of every command, and time that no thread count shortens in ``simcards run``.
 
 For simcards' own cached functions only (the generated kernel modules of simcards.kernels, and
-the frame's ``_narrow``, simcards.config), the load initializes the runtime and skips the imports. Nothing is lost: numba refreshes the context at the start of every
-compile (``CompilerBase.__init__``), so a later compile in the same process, or a cache miss
-(the load returns None and the dispatcher compiles), installs the registries as before. Other
-cached functions (a user's, numba's) load as numba loads them.
+the frame's ``_narrow``, simcards.config), the load initializes the runtime and skips the
+imports. Nothing is lost: numba refreshes the context at the start of every compile
+(``CompilerBase.__init__``), so a later compile in the same process, or a cache miss (the load
+returns None and the dispatcher compiles), installs the registries as before. Other cached
+functions (a user's, numba's) load as numba loads them.
 
 This relies on numba internals, as ``simcards.borrow`` and ``simcards.link_only`` do;
 ``tests/core/test_cached_load.py`` checks them.
@@ -21,9 +22,11 @@ from __future__ import annotations
 from numba.core import caching as _caching
 from numba.core.runtime import rtsys as _rtsys
 
+from simcards.link_only import KERNEL_MODULE_PREFIX
+
 #: The modules of simcards' own cached functions: the package's, and the kernel modules
 #: simcards.kernels generates.
-OWN_MODULES = ("simcards.", "_simcards_kernel_")
+OWN_MODULES = ("simcards.", KERNEL_MODULE_PREFIX)
 
 
 def _is_own(cache) -> bool:

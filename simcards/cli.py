@@ -93,6 +93,7 @@ def program() -> None:
     atexit._run_exitfuncs()
     os._exit(code)
 
+
 GameArg = Annotated[str, typer.Argument(help="Game name, as `simcards games` lists it.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", "-r", help="Rule option as key=value (repeatable); `simcards rules GAME` lists them.")]

@@ -33,7 +33,8 @@ from filelock import FileLock
 
 from simcards import sources
 from simcards.config import kernel_dir
-from simcards.kernel_waits import announce_compile
+from simcards.kernel_waits import ENTRIES, announce_compile
+from simcards.link_only import KERNEL_MODULE_PREFIX
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
@@ -341,6 +342,11 @@ def write_source(path: Path, text: str) -> None:
         os.replace(tmp, path)
 
 
+def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
+    """The generated module's name: the game and the key of every source it depends on."""
+    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos)}"
+
+
 def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True,
                 entry: str = "play_batch") -> ModuleType:
     """The compiled entry module for this game and strategy set (ids = positions in ``infos``),
@@ -350,6 +356,8 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     Raises StaleCodeError if a source this process already imported has changed since:
     the compiled code in memory would be the old one. A run checks once, before its first
     chunk; its chunks then pass ``check=False`` and skip re-reading the sources."""
+    if entry not in ENTRIES:
+        raise ValueError(f"entry point {entry!r}: accepted are {', '.join(ENTRIES)}")
     infos = tuple(infos)
     memo = (spec.name, tuple(i.module for i in infos), entry)
     if not check and memo in _last:
@@ -357,8 +365,8 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     deps = dependencies(spec, infos)
     sources.check_unchanged(deps)
     sources.observe(deps)
-    key = kernel_key(spec, infos)
-    modname = f"_simcards_kernel_{spec.module_name}_{key}"
+    modname = kernel_module_name(spec, infos)
+    key = modname.rsplit("_", 1)[1]
     if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]
         return _loaded[modname]

@@ -32,18 +32,20 @@ from numba.core import codegen as _codegen
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
 #: length of the package name, then the name).
 OWN_PREFIXES = ("_ZN8simcards", "_ZN19simcards_strategies")
-#: ...and of the generated kernel modules (simcards.kernels), whose names vary in length.
-KERNEL_MODULE = re.compile(r"_ZN\d+_simcards_kernel_")
+#: What the names of the modules simcards.kernels generates start with...
+KERNEL_MODULE_PREFIX = "_simcards_kernel_"
+#: ...and their mangled form, whose length prefix varies with the name.
+KERNEL_MODULE = re.compile(rf"_ZN\d+{KERNEL_MODULE_PREFIX}")
 #: What numba copies into a caller's module beside its functions: its reference-count helpers,
 #: its own library functions (array helpers, error messages) and exception argument unwrappers.
 #: Copies only: the libraries they come from are compiled as numba compiles them.
 NUMBA_COPIES = ("NRT_incref", "NRT_decref", "_ZN5numba", "__excinfo_unwrap_args")
+#: Set on a library left unemitted (also what the tests look for).
+FLAG = "_simcards_link_only"
 
 
 def _own(name: str) -> bool:
     return name.startswith(OWN_PREFIXES) or KERNEL_MODULE.match(name) is not None
-#: Set on a library left unemitted (also what the tests look for).
-FLAG = "_simcards_link_only"
 
 
 def is_link_only(library) -> bool:

@@ -202,13 +202,13 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     dense = _dense_sums(frame, "win_share", ["seat"])
     if dense is None:
         seats = frame.groupby("seat")["win_share"].agg(["sum", "count"])
-        return summary_rows(per_game.index, per_game["sum"], per_game["count"],
-                            seats.index, seats["sum"], seats["count"], n_players)
-    counts, sums, _, lows = dense        # bincount: a tenth of pandas' groupby on 4M rows
-    held = np.flatnonzero(counts)
+    else:                                   # bincount: a tenth of pandas' groupby on 4M rows
+        counts, sums, _, lows = dense
+        held = np.flatnonzero(counts)
+        seats = pd.DataFrame({"sum": sums[held], "count": counts[held]},
+                             index=pd.Index(_key_values(frame["seat"], held, lows[0]), name="seat"))
     return summary_rows(per_game.index, per_game["sum"], per_game["count"],
-                        pd.Index(_key_values(frame["seat"], held, lows[0]), name="seat"),
-                        sums[held], counts[held], n_players)
+                        seats.index, seats["sum"], seats["count"], n_players)
 
 
 def _summarize_rotated(frame: pd.DataFrame) -> pd.DataFrame:

@@ -30,9 +30,9 @@ PROBE = """
 from simcards.batch import prepare
 from simcards.config import kernel_dir
 from simcards.kernel_waits import is_cached
-from simcards.kernels import kernel_key
+from simcards.kernels import kernel_module_name
 b = prepare("five-alive", ["expert", "high_first"], 5)
-name = f"_simcards_kernel_{b.spec.module_name}_{kernel_key(b.spec, b.infos)}"
+name = kernel_module_name(b.spec, b.infos)
 print(name, is_cached(kernel_dir(), name))
 """
 

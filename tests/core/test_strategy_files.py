@@ -186,9 +186,9 @@ def test_a_game_with_an_illegal_move_replays_up_to_it(tmp_path):
     from simcards.batch import prepare
     from simcards.config import kernel_dir
     from simcards.kernel_waits import is_cached
-    from simcards.kernels import kernel_key
+    from simcards.kernels import kernel_module_name
     batch = prepare("five-alive", ["high_first", "sevens"], 9, strategy_dirs=[root])
-    name = f"_simcards_kernel_five_alive_{kernel_key(batch.spec, batch.infos)}"
+    name = kernel_module_name(batch.spec, batch.infos)
     assert is_cached(kernel_dir(), name, "record_game") and not is_cached(kernel_dir(), name, "play_batch")
 
 
