@@ -355,16 +355,24 @@ def bench_cmd(
     strategy: Annotated[Optional[str], typer.Option(help="Strategy for every seat (default: the game's).")] = None,
     seed: SeedOpt = 0,
     strategy_dir: StrategyDirOpt = None,
+    against: Annotated[Optional[Path], typer.Option(
+        help="A checkout of another simcards version (e.g. `git worktree add ../release v0.1.0`): "
+             "time it and this code side by side, in turns, instead of the usual rows.")] = None,
+    rounds: Annotated[int, typer.Option(help="With --against: timings of each version, alternated.")] = 3,
 ) -> None:
     """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
     against the previous release; the kernel alone and the reference engine for information.
     Five Alive with high_first in every seat also times a tight C program playing the same games,
     built here with the system C compiler: issue 13's target is simulate on one core at most
-    1.5x its CPU time per turn."""
+    1.5x its CPU time per turn. With --against, this code and another checkout are timed side
+    by side instead (simulate, one core, CPU time): the machine's drift then cancels out."""
     from simcards.bench import bench
     from simcards.bench_release import MACHINE, RELEASE
     from simcards.registry import get_game
     spec = get_game(game)
+    if against is not None:
+        _bench_against(spec, game, games, players, strategy or spec.bench_strategy, seed, against, rounds)
+        return
     result = bench(game, games=games, reference_games=reference_games, players=players,
                    strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or ())
     unit = result["unit"]
@@ -393,6 +401,30 @@ def bench_cmd(
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
               "(CPU time is per core, less sensitive to other processes than wall time)")
+
+
+def _bench_against(spec, game: str, games: int, players: int, strategy: str, seed: int,
+                   against: Path, rounds: int) -> None:
+    from simcards.bench_against import THIS, side_by_side
+    from simcards.waits import progress_bar
+    with progress_bar(err, rounds) as bar:
+        result = side_by_side(game, [strategy] * players, games, seed, spec.step_column, against, rounds,
+                              progress=lambda done, total: bar.update(done, total, "rounds"))
+    unit = spec.step_column.rstrip("s")
+    table = Table("round", f"{THIS}: CPU ns per {unit}", f"--against: CPU ns per {unit}", "ratio")
+    for i, r in enumerate(result["rounds"], 1):
+        a, b = r["this"]["cpu_ns_per_step"], r["other"]["cpu_ns_per_step"]
+        table.add_row(str(i), f"{a:,.1f}", f"{b:,.1f}", f"{b / a:.2f}")
+    table.add_row("median", f"{result['this_median']:,.1f}", f"{result['other_median']:,.1f}",
+                  f"{result['ratio']:.2f}")
+    out.print(table)
+    first = result["rounds"][0]
+    out.print(f"{game}, {players} x {strategy}, {games:,} games of seed {seed}, simulate on one core "
+              f"(frame included), each timing a fresh process after a warm-up; {THIS} "
+              f"({first['this']['simcards']}) played {first['this']['steps']:,} {unit}s, "
+              f"{result['against']} ({first['other']['simcards']}) {first['other']['steps']:,}; "
+              f"ratio above 1: {THIS} is faster; load average {result['load_average']:.1f} "
+              f"on {os.cpu_count()} cores", highlight=False)
 
 
 @command("tune")

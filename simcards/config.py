@@ -18,7 +18,8 @@ engine's internal functions (``INTERNAL_NJIT_FLAGS``: no wrapper, so only ever l
 first optimization and the machine code are skipped (simcards.link_only). A one-line
 wrapper compiled on its own still costs a compile and a share of each caller's; such
 wrappers are inlined by numba (``inline="always"``), which copies their IR into the caller.
-numba's copy re-types and re-lowers the callee at every call site, so a helper with several
+numba's copy re-types and re-lowers the callee at every call site (the translation of its bytecode
+is done once per compile, simcards.inline_once), so a helper with several
 call sites that calls others (a draw, a card into a hand) is compiled once instead
 (``FORCEINLINE_NJIT_OPTIONS``) and inlined by LLVM.
 So are the searches' decision functions, which only hand over to the search: compiled on
@@ -48,6 +49,7 @@ from pathlib import Path
 # (not ``from simcards import``: the kernel key follows what this file imports, and the whole
 # package's API is not the kernel's source; simcards.sources)
 from simcards.cached_load import install as _install_cached_load
+from simcards.inline_once import install as _install_inline_once
 from simcards.link_only import install as _install_link_only
 
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
@@ -68,6 +70,7 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
 _install_link_only()
 _install_cached_load()     # a kernel from the cache loads without numba's compiler (simcards.cached_load)
+_install_inline_once()     # an inlined function translated once per compile (simcards.inline_once)
 #: Options for the entry points of generated kernel modules, cached on disk.
 KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 #: Options for a generated kernel module's helpers, called only by its entry points: no

@@ -1,0 +1,118 @@
+"""``simcards bench --against DIR``: the same run timed on this code and on another checkout, in turns.
+
+The saved figures of the previous release (simcards.bench_release) were timed on another day,
+and this machine's speed drifts by 10-20% from hour to hour: a ratio against them carries that
+drift. Timed side by side, one process at a time and alternated (this code, the other, this
+code...), both versions meet the same hours, so the ratio of their medians measures the code.
+``DIR`` is any checkout of simcards, such as ``git worktree add ../release v0.1.0``.
+
+Each timing is a fresh process (``sys.executable``) that plays a warm-up, then times
+``simulate(game, strategies, games, seed, threads=1)`` (kernel and frame, one core) in CPU
+seconds, and counts the steps (turns or actions) of its own frame: a version that draws its
+cards differently plays other games of the same seed, with other step counts, so each version
+is divided by its own.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, Sequence
+
+from simcards.errors import SimcardsError
+
+#: The measurement, run by either version's Python (only ``simcards.simulate`` and the frame's
+#: ``game`` and step columns are assumed, as every release has them).
+_MEASURE = """
+import json, sys, time
+import simcards
+a = json.loads(sys.argv[1])
+simcards.simulate(a["game"], a["strategies"], 2000, a["seed"], threads=1)     # compile or load, warm up
+cpu = time.process_time()
+frame = simcards.simulate(a["game"], a["strategies"], a["games"], a["seed"], threads=1)
+cpu = time.process_time() - cpu
+steps = int(frame.groupby("game")[a["column"]].first().sum())
+print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": steps}))
+"""
+THIS = "this code"
+
+
+def checkout(folder: Path) -> Path:
+    """``folder`` if it holds a simcards checkout (``simcards/`` and ``strategies/``), else a
+    SimcardsError naming it."""
+    folder = Path(folder).expanduser().resolve()
+    for part in ("simcards/__init__.py", "strategies/__init__.py"):
+        if not (folder / part).is_file():
+            raise SimcardsError(f"--against {str(folder)!r} is not a simcards checkout (no {part}): "
+                                "give the root of one, such as a `git worktree add` of a release")
+    return folder
+
+
+def _environment(folder: Path | None, shim: Path) -> dict[str, str]:
+    """The environment of a timing process: unchanged for this code; for a checkout, its
+    ``simcards`` first on the path and its ``strategies`` folder as ``simcards_strategies``
+    (how pyproject.toml installs it), through a link in ``shim``."""
+    env = dict(os.environ)
+    if folder is not None:
+        link = shim / "simcards_strategies"
+        if not link.exists():
+            link.symlink_to(folder / "strategies", target_is_directory=True)
+        env["PYTHONPATH"] = os.pathsep.join([str(folder), str(shim)] +
+                                            ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
+def time_once(folder: Path | None, shim: Path, game: str, strategies: Sequence[str], games: int,
+              seed: int, column: str) -> dict:
+    """One timing process of this code (``folder`` None) or of the checkout ``folder``. It runs
+    in ``shim``'s empty sibling folder, so that neither the shim nor a folder the command was
+    started from comes first on its path."""
+    arg = json.dumps({"game": game, "strategies": list(strategies), "games": games, "seed": seed,
+                      "column": column})
+    done = subprocess.run([sys.executable, "-c", _MEASURE, arg], capture_output=True, text=True,
+                          env=_environment(folder, shim), cwd=shim.parent / "cwd")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        who = THIS if folder is None else str(folder)
+        raise SimcardsError(f"timing {who} failed: {last}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out["cpu_ns_per_step"] = out["cpu_seconds"] / out["steps"] * 1e9
+    return out
+
+
+def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, column: str,
+                 against: Path, rounds: int = 3,
+                 progress: Callable[[int, int], None] | None = None) -> dict:
+    """Time this code and the checkout ``against`` in turns, ``rounds`` times each.
+
+    Returns
+    -------
+    dict
+        ``rounds``: one dict per round with both timings (``this``, ``other``: CPU seconds,
+        steps, CPU ns per step, and the ``simcards`` file each imported, to show which code ran);
+        ``this_median``, ``other_median``: the medians of CPU ns per step; ``ratio``: the other's
+        median over this one's (above 1: this code is faster).
+    """
+    if rounds < 1:
+        raise SimcardsError(f"--rounds {rounds}: give 1 or more")
+    folder = checkout(against)
+    out = []
+    with tempfile.TemporaryDirectory(prefix="simcards-against-") as tmp:
+        shim = Path(tmp) / "path"
+        shim.mkdir()
+        (Path(tmp) / "cwd").mkdir()
+        for r in range(rounds):
+            this = time_once(None, shim, game, strategies, games, seed, column)
+            other = time_once(folder, shim, game, strategies, games, seed, column)
+            out.append({"this": this, "other": other})
+            if progress:
+                progress(r + 1, rounds)
+    this_median = statistics.median(r["this"]["cpu_ns_per_step"] for r in out)
+    other_median = statistics.median(r["other"]["cpu_ns_per_step"] for r in out)
+    return {"rounds": out, "this_median": this_median, "other_median": other_median,
+            "ratio": other_median / this_median, "against": str(folder),
+            "load_average": os.getloadavg()[0]}
