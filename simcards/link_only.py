@@ -25,8 +25,11 @@ null address, which numba gives any function compiled without a Python wrapper a
 """
 from __future__ import annotations
 
+import functools
 import re
+from typing import Callable
 
+from numba import njit, types
 from numba.core import codegen as _codegen
 
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
@@ -105,3 +108,41 @@ def install() -> None:
         patched = wrap(original)
         patched.__wrapped__ = original
         setattr(cls, name, patched)
+
+
+class Linked:
+    """A compiled function that compiled callers link without a wrapper, and Python calls too.
+
+    A function tests and notebooks call from Python needs numba's Python wrapper, and a function
+    with a wrapper is optimized and emitted on its own besides in every caller (a search's
+    ``search_move``: about 2 s of each search kernel's compile, 2026-12-02). Here compiled code
+    sees ``linked``, compiled without wrappers (so never emitted alone, above); numba types the
+    object as that dispatcher (``_numba_type_``). A call from Python goes through a one-line
+    twin with a wrapper that calls ``linked``, compiled on the first such call: the function's
+    own compile is shared with the kernels of the same process, and only the twin's library
+    emits it again.
+    """
+
+    def __init__(self, py_func: Callable, options: dict):
+        self.py_func = py_func
+        self.linked = njit(**options, no_cpython_wrapper=True, no_cfunc_wrapper=True)(py_func)
+        self._options = options
+        self._twin = None
+        functools.update_wrapper(self, py_func)
+
+    @property
+    def _numba_type_(self):
+        return types.Dispatcher(self.linked)
+
+    def __call__(self, *args):
+        if self._twin is None:
+            inner = self.linked
+            self._twin = njit(**self._options)(lambda *a: inner(*a))
+        return self._twin(*args)
+
+
+def linked(**options) -> Callable[[Callable], Linked]:
+    """``@linked(**NJIT_OPTIONS)`` in place of ``@njit(**NJIT_OPTIONS)`` for a function that
+    kernels call and that Python calls as well (``Linked``). Reference counting stays on: such a
+    function may allocate (INTERNAL_NJIT_FLAGS is for those that do not, and never run from Python)."""
+    return lambda py_func: Linked(py_func, options)

@@ -50,6 +50,7 @@ from numba import njit
 
 from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.games.bombs_away.defaults import answer as default_answer
 from simcards.games.bombs_away.defaults import name_rank as default_name
 from simcards.games.bombs_away.defaults import target as default_target
@@ -157,7 +158,7 @@ def strategy_move(x, seat, kind, srng, rollout):
     return np.int64(default_answer(view, srng))
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
     """The answer ``seat`` gives to the pending question of ``s`` (read only where it may look).
 

@@ -96,6 +96,7 @@ from numba.typed import Dict
 
 from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import bit_count, copy_into, nth_bit
 from simcards.games.five_alive.fast import advance, apply, write_result
 from simcards.games.five_alive.redeal import redeal
@@ -167,7 +168,7 @@ def table_for(n_players, game_params, row):
                                                      compiled=compiled), ENTRIES)
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
     """The card ``seat`` plays in state ``s`` (read only where the seat may look).
 

@@ -66,6 +66,7 @@ from numba.typed import Dict
 
 from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import copy_into
 from simcards.games.thirty_one.fast import advance, apply, view_turn, view_vote, write_result
 from simcards.games.thirty_one.redeal import redeal_with
@@ -168,7 +169,7 @@ def _strategy_move(x, kind, srng, rollout):
     return _policy(view_vote(x) if kind == VOTE else view_turn(x), kind, srng, rollout)
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, accept_min):
     """The move ``seat`` makes at its decision in state ``s`` (read only where it may look).
 

@@ -59,6 +59,7 @@ from numba import njit
 
 from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import copy_into
 from simcards.games.vzhukh.defaults import attack_lowest
 from simcards.games.vzhukh.fast import advance, apply, view_defend
@@ -123,7 +124,7 @@ def _strategy_move(v, phase, srng, rollout):
     return np.int64(cheap_beat_defend(v, srng, TUNED))
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
     """The move ``seat`` makes in state ``s`` (read only where the seat may look).
 

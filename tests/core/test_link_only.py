@@ -111,3 +111,35 @@ def test_only_libraries_of_own_wrapperless_functions_are_left_unemitted():
     assert not link_only.is_link_only(_Library(own, user))
     assert not link_only.is_link_only(_Library(numba_helper, "NRT_incref"))
     assert not link_only.is_link_only(_Library(declared=(own,)))
+
+
+def _scaled_sum(a, k):
+    b = np.empty(a.shape[0])            # allocates: reference counting stays on in a Linked
+    for i in range(a.shape[0]):
+        b[i] = a[i] * k
+    return b.sum()
+
+
+_scaled = link_only.Linked(_scaled_sum, NJIT_OPTIONS)
+
+
+@njit(**NJIT_OPTIONS)
+def _call_scaled(a):
+    return _scaled(a, 2.0) + 1.0
+
+
+def test_a_linked_function_runs_from_python_through_a_twin_and_compiled_callers_link_it():
+    a = np.arange(4.0)
+    assert _call_scaled(a) == 13.0 and _scaled(a, 3.0) == 18.0
+    # compiled callers got the wrapperless compile; Python, a twin with a wrapper that calls it
+    assert _scaled.linked.targetoptions["no_cpython_wrapper"] and len(_scaled.linked.overloads) == 1
+    assert "no_cpython_wrapper" not in _scaled._twin.targetoptions and len(_scaled._twin.overloads) == 1
+    assert _scaled.__doc__ == _scaled_sum.__doc__ and _scaled.__name__ == "_scaled_sum"
+
+
+def test_a_games_redeal_is_linked_only():
+    from numba import types
+    from simcards.games.five_alive import redeal
+    assert isinstance(redeal.redeal, link_only.Linked)
+    redeal.redeal.linked.compile((types.int64[::1], types.int64, types.int64[::1], types.uint64[::1]))
+    assert _link_only(redeal.redeal.linked) == {True}        # simcards' own, no wrapper: never emitted alone

@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.bombs_away.fast import (
     PH_ANSWER, PH_EXTRA, PH_NAME_ANSWER, PH_NAME_EIGHT, PH_NAME_JOKER, PH_PLAY, PH_TARGET_FIVE,
@@ -162,7 +163,7 @@ def _deal(s, seat, w, rng, order, n_order, unseen, use_void):
     return True
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with what ``seat`` knows of ``s``.
 

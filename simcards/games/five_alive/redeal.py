@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.five_alive.fast import (
     _give, _legal_mask, _link_seats, _shuffle, _sort_deck, hand)
@@ -57,7 +58,7 @@ def unseen_counts(s, seat, out):
     return m
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with ``seat``'s view of ``s``.
 

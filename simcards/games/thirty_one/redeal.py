@@ -50,6 +50,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
@@ -166,7 +167,7 @@ def redeal(s, seat, w, rng):
     return redeal_with(s, seat, w, rng, PROPOSE_MIN, ACCEPT_MIN, TRIES)
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with ``seat``'s view of ``s``.
 

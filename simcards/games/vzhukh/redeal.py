@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.engine import MEMORY_SLOTS, copy_into
 from simcards.games.vzhukh.fast import _legal, fill_tables, hand, legal_row
 from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBERS
@@ -178,7 +179,7 @@ def _deal(s, seat, w, rng, m, order, n_order, caps, strict):
     return ok
 
 
-@njit(**NJIT_OPTIONS)
+@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with what ``seat`` knows of ``s``.
 
