@@ -137,12 +137,17 @@ class Linked:
     def __call__(self, *args):
         if self._twin is None:
             inner = self.linked
-            self._twin = njit(**self._options)(lambda *a: inner(*a))
+            # the twin is a Python entry: reference counting on (it boxes arrays), nothing to
+            # inline it into
+            options = {k: v for k, v in self._options.items() if k not in ("_nrt", "forceinline")}
+            self._twin = njit(**options)(lambda *a: inner(*a))
         return self._twin(*args)
 
 
 def linked(**options) -> Callable[[Callable], Linked]:
     """``@linked(**NJIT_OPTIONS)`` in place of ``@njit(**NJIT_OPTIONS)`` for a function that
-    kernels call and that Python calls as well (``Linked``). Reference counting stays on: such a
-    function may allocate (INTERNAL_NJIT_FLAGS is for those that do not, and never run from Python)."""
+    kernels call and that Python calls as well (``Linked``): a search, or a helper a strategy's
+    decision calls, since replays run decisions as Python (``py_func``), and a wrapperless
+    function called from Python crashes the process. ``_nrt=False`` may be given for a function
+    that never allocates (as in INTERNAL_NJIT_FLAGS); the twin keeps reference counting."""
     return lambda py_func: Linked(py_func, options)

@@ -8,7 +8,8 @@ Whether "Кручу" is legal comes from the engine's list of legal moves (``V.c
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.link_only import linked
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.fast import hand_code
 from simcards.games.thirty_one.rules import KNOCK, N_CARDS, PASS, PROPOSE, SCORE_TABLE
@@ -96,8 +97,9 @@ def unseen(view, c):
 
 
 # compiled once and inlined by LLVM, not copied by numba into each of suit_chaser's three call
-# sites (a loop over the deck: about 0.3 s of compile a copy)
-@njit(**FORCEINLINE_NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
+# sites (a loop over the deck: about 0.3 s of compile a copy); linked, since a replay's Python
+# turn calls it too (simcards.link_only.Linked)
+@linked(**FORCEINLINE_NJIT_OPTIONS, _nrt=False)
 def outs(view, a, b, c):
     """How many unseen cards would raise the value of hand (a, b, c) by a single swap."""
     v0 = value(a, b, c)

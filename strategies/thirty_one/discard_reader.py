@@ -9,7 +9,8 @@ accepts when it is below 1 / players.
 """
 from numba import njit
 
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.config import NJIT_OPTIONS
+from simcards.link_only import linked
 
 from ._kit import PASS, PROPOSE, V, best_exchange, hand_value, share_below
 
@@ -18,8 +19,9 @@ IMPROVED_BY = 3
 
 # compiled once and called, not copied into turn and vote by numba: with the count of hands it
 # copies (share_below, three nested loops) each copy cost about 1.4 s of the kernel's compile;
-# a call is nothing beside the count. Wrapperless: only ever linked (simcards.link_only).
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
+# a call is nothing beside the count. Linked: kernels link it without a wrapper, and a replay's
+# Python turn and vote call it too (simcards.link_only.Linked).
+@linked(**NJIT_OPTIONS, _nrt=False)
 def risk(view):
     s = share_below(view, hand_value(view) - IMPROVED_BY)
     return (1.0 - s) ** (V.n_players(view) - 1)
