@@ -50,7 +50,7 @@ from pathlib import Path
 # package's API is not the kernel's source; simcards.sources)
 from simcards.cached_load import install as _install_cached_load
 from simcards.inline_once import install as _install_inline_once
-from simcards.link_only import install as _install_link_only
+from simcards.link_only import WRAPPERLESS as _WRAPPERLESS, install as _install_link_only
 
 #: Options for every ``@njit`` in engines, views and strategies (not cached on disk: see above).
 #: ``forceinline`` is spelt out: numba hands an unset flag down to the functions compiled
@@ -67,7 +67,7 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: (Five Alive's kernel took about a fifth less CPU per turn without them). With no wrapper,
 #: such a function is only ever linked into its callers, so numba is kept from optimizing and
 #: emitting it on its own (simcards.link_only, installed here, before anything compiles).
-INTERNAL_NJIT_FLAGS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True, "_nrt": False}
+INTERNAL_NJIT_FLAGS: dict = {**_WRAPPERLESS, "_nrt": False}
 _install_link_only()
 _install_cached_load()     # a kernel from the cache loads without numba's compiler (simcards.cached_load)
 _install_inline_once()     # an inlined function translated once per compile (simcards.inline_once)
@@ -76,7 +76,7 @@ KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 #: Options for a generated kernel module's helpers, called only by its entry points: no
 #: wrapper, so only ever linked (simcards.link_only), and not cached on their own (the entry
 #: points that link them are). Reference counting stays on: they allocate or call strategies that do.
-KERNEL_HELPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+KERNEL_HELPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, **_WRAPPERLESS}
 
 
 def kernel_dir() -> Path:

@@ -5,8 +5,8 @@ pipeline (``InlineWorker.run_untyped_passes``: the bytecode's translation, the r
 inlining of what it inlines in turn) and then deep-copies the result into the caller. The
 translation gives the same IR every time within one compile: a kernel inlines Thirty-One's
 ``value`` 40 times and ``lowest_bit`` 28 times, and the translations were about 3 s of a
-search kernel's compile (2026-12-02: 282 inlines, 5.6 s in all against 2.4 s translated once;
-``experiments/compile_profile.py``).
+search kernel's compile (2026-12-02, Thirty-One's search with three threshold: 282 inlines took
+5.0 s; translated once per compile, 2.4 s for the 180 left, timing numba's inlining in the compile).
 
 Here the translation is kept from the first call site to the next, for the length of the
 outermost compile (numba's ``numba:compile`` event), keyed by the function and the flags its

@@ -43,6 +43,9 @@ KERNEL_MODULE = re.compile(rf"_ZN\d+{KERNEL_MODULE_PREFIX}")
 #: its own library functions (array helpers, error messages) and exception argument unwrappers.
 #: Copies only: the libraries they come from are compiled as numba compiles them.
 NUMBA_COPIES = ("NRT_incref", "NRT_decref", "_ZN5numba", "__excinfo_unwrap_args")
+#: numba's flags for a function with no Python or C wrapper: nothing but a compiled caller can
+#: run it, so it is only ever linked (simcards.config builds its option sets from these).
+WRAPPERLESS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 #: Set on a library left unemitted (also what the tests look for).
 FLAG = "_simcards_link_only"
 
@@ -125,7 +128,7 @@ class Linked:
 
     def __init__(self, py_func: Callable, options: dict):
         self.py_func = py_func
-        self.linked = njit(**options, no_cpython_wrapper=True, no_cfunc_wrapper=True)(py_func)
+        self.linked = njit(**options, **WRAPPERLESS)(py_func)
         self._options = options
         self._twin = None
         functools.update_wrapper(self, py_func)

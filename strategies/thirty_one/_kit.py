@@ -80,8 +80,8 @@ def best_exchange(view):
 def unseen_mask(view):
     """The unseen cards as a bit mask (bit c: card c): neither in our hand, nor in the middle,
     nor in the discard pile. Loops over the deck test a bit of it: the six compares of a card
-    against hand and middle, copied into a triple loop, made ``share_below`` a compile of its own
-    (about 4 s)."""
+    against hand and middle, copied into ``share_below``'s triple loop, made the compile of
+    discard_reader's ``risk`` take about 4 s (1.4 s with the mask)."""
     a, b, c = V.hand(view)
     x, y, z = V.middle(view)
     one = np.int64(1)
