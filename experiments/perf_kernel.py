@@ -39,7 +39,7 @@ def _symbols(path: Path) -> dict[str, tuple[int, int]]:
     syms = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[2] in "tT":
+        if len(parts) == 4 and parts[2] in "tTwW":   # W: linked-in (weak) functions
             syms[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
     return syms
 

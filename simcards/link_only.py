@@ -40,9 +40,11 @@ KERNEL_MODULE_PREFIX = "_simcards_kernel_"
 #: ...and their mangled form, whose length prefix varies with the name.
 KERNEL_MODULE = re.compile(rf"_ZN\d+{KERNEL_MODULE_PREFIX}")
 #: What numba copies into a caller's module beside its functions: its reference-count helpers,
-#: its own library functions (array helpers, error messages) and exception argument unwrappers.
-#: Copies only: the libraries they come from are compiled as numba compiles them.
-NUMBA_COPIES = ("NRT_incref", "NRT_decref", "_ZN5numba", "__excinfo_unwrap_args")
+#: its own library functions (array helpers, error messages), exception argument unwrappers and
+#: a typed dict's destructor (``linkonce_odr``, defined in every module that makes a dict: it kept
+#: Five Alive's ``search_move``, whose memo is a dict, optimized and emitted alone, 2.3 s of its
+#: kernel's compile). Copies only: the libraries they come from are compiled as numba compiles them.
+NUMBA_COPIES = ("NRT_incref", "NRT_decref", "_ZN5numba", "__excinfo_unwrap_args", "_numba_dict_dtor")
 #: numba's flags for a function with no Python or C wrapper: nothing but a compiled caller can
 #: run it, so it is only ever linked (simcards.config builds its option sets from these).
 WRAPPERLESS: dict = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}

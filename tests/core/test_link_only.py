@@ -7,8 +7,9 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.core import codegen
+from numba.typed import Dict
 
 from simcards import link_only
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
@@ -65,6 +66,33 @@ def test_an_engine_function_is_linked_into_its_caller_and_not_emitted_alone():
     assert _link_only(hand_to_bottom) == {True}
     assert all(library._finalized for library in _libraries(hand_to_bottom))
     assert _link_only(_bottom) == {False}                            # it has a Python wrapper
+
+
+@njit(**NJIT_OPTIONS, **link_only.WRAPPERLESS)     # a dict needs numba's runtime (NRT)
+def _memo_sum(s):
+    memo = Dict.empty(key_type=types.int64, value_type=types.int64)   # as five_alive/search.py
+    for x in s:
+        memo[x] = memo.get(x, 0) + 1
+    return len(memo)
+
+
+@njit(**NJIT_OPTIONS)
+def _call_memo_sum(s):
+    return _memo_sum(s)
+
+
+def test_a_function_that_makes_a_dict_is_linked_only_too():
+    """numba defines a typed dict's destructor in the module of every function that makes one
+    (five_alive/search.py's memo): a copy of its helper, which must not keep a simcards
+    function's library emitted alone."""
+    assert _call_memo_sum(np.array([3, 1, 3, 2])) == 3
+    defined = {f.name for library in _libraries(_memo_sum) for f in library._final_module.functions
+               if not f.is_declaration}
+    helpers = defined - {f for f in defined if f.startswith("_ZN5tests")}
+    assert "_numba_dict_dtor" in helpers and all(h.startswith(link_only.NUMBA_COPIES) for h in helpers)
+    own = "_ZN19simcards_strategies10five_alive6search11search_moveB2v1E"
+    assert link_only.is_link_only(_Library(own, *helpers))
+    assert not link_only.is_link_only(_Library(*helpers))
 
 
 def test_other_code_compiles_as_numba_does_it():
