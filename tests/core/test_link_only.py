@@ -7,13 +7,13 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
-from numba import njit, types
-from numba.core import codegen
+from numba import njit, typeof, types
+from numba.core import codegen, dispatcher
 from numba.typed import Dict
 
 from simcards import link_only
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import hand_to_bottom, hand_to_bottom_py
+from simcards.engine import copy_into, hand_to_bottom, hand_to_bottom_py
 
 
 def _libraries(dispatcher):
@@ -95,6 +95,32 @@ def test_a_function_that_makes_a_dict_is_linked_only_too():
     assert not link_only.is_link_only(_Library(*helpers))
 
 
+@njit(**NJIT_OPTIONS)
+def _copy_and_sum(dst, src):
+    copy_into(dst, src)                 # simcards' own, compiled with a Python wrapper
+    return dst.sum()
+
+
+def test_compiled_callers_link_a_wrapperless_clone_of_an_own_function_with_a_wrapper():
+    """numba types simcards' own compiled functions, for compiled callers, as a wrapperless
+    clone (link_only._linked_type): its library is only linked, never optimized or emitted
+    alone. Python still calls the function itself, with its wrapper."""
+    src, dst = np.arange(5, dtype=np.int64), np.zeros(5, np.int64)
+    assert _copy_and_sum(dst, src) == 10 and dst.tolist() == src.tolist()
+    clone = link_only._CLONES[copy_into]
+    assert clone.py_func is copy_into.py_func and clone.targetoptions["no_cpython_wrapper"]
+    assert clone.targetoptions["forceinline"] == copy_into.targetoptions["forceinline"]
+    assert _link_only(clone) == {True}
+    assert typeof(copy_into) == types.Dispatcher(clone)
+    dst[:] = 0
+    copy_into(dst, src)                 # from Python: the function itself, compiled with its wrapper
+    assert dst.tolist() == src.tolist() and not copy_into.targetoptions.get("no_cpython_wrapper")
+    assert _link_only(copy_into) == {False}
+    # code outside simcards (this test module) is typed as numba types it
+    assert typeof(_copy_and_sum) == types.Dispatcher(_copy_and_sum)
+    assert _copy_and_sum not in link_only._CLONES
+
+
 def test_other_code_compiles_as_numba_does_it():
     s = np.array([21], np.int64)
     assert _call_twice(s) == 42
@@ -108,6 +134,8 @@ def test_install_again_wraps_numbas_own_methods():
     link_only.install()
     for cls, name, _ in link_only._PATCHES:
         assert getattr(cls, name).__wrapped__.__module__ == codegen.__name__
+    numba_type = dispatcher.Dispatcher.__dict__["_numba_type_"].fget.__wrapped__
+    assert isinstance(numba_type, property) and numba_type.fget.__module__ == dispatcher.__name__
 
 
 class _Function:
