@@ -28,8 +28,10 @@ which run strategies' decisions as Python). Compiled callers therefore see each 
 wrapperless clone (``_linked_type``, installed on numba's ``Dispatcher._numba_type_``): the
 clone's library is only linked, and Python calls the function itself, which compiles with its
 wrapper at its first Python call. Before, about 90 helper libraries of a search kernel were
-optimized and emitted alone besides in the kernel; a cold search kernel compiled in 24-35 s of
-CPU, and now in about 20 (issue 13). ``Linked`` remains for functions that Python calls in the
+emitted alone besides in the kernel; a cold search kernel compiled in 21-40 s of CPU, and now
+in 16.5-31 s, alternated on the same hour (issue 13). A clone's library is still optimized
+(``CLONE_FLAG``), unlike a wrapperless function's: left unoptimized, Bombs Away's kernel called
+its strategy's decisions instead of inlining them. ``Linked`` remains for functions that Python calls in the
 same process as the kernels (a search's ``search_move``): its twin links the kernels' compile
 instead of compiling the function again.
 """
@@ -147,6 +149,8 @@ def _flag_clone_libraries(original):
             setattr(library, CLONE_FLAG, True)
         return library
     return create_library
+
+
 #: Modules whose functions compiled callers see through a wrapperless clone.
 OWN_MODULES = ("simcards.", "simcards_strategies.", KERNEL_MODULE_PREFIX)
 
@@ -154,10 +158,11 @@ OWN_MODULES = ("simcards.", "simcards_strategies.", KERNEL_MODULE_PREFIX)
 def _linked_type(original):
     """numba types a compiled function that compiled code calls by its ``_numba_type_``. For
     simcards' own functions with a Python wrapper, that is a wrapperless clone of it: compiled
-    callers link the clone, whose library is never optimized or emitted on its own (above),
-    while Python calls the function itself, which compiles with its wrapper at its first Python
-    call. About 90 helper libraries of a search kernel were optimized and emitted alone and
-    again in the kernel (4-5 s of its 24-35 s compile, issue 13)."""
+    callers link the clone, whose library is optimized as the function's own would be (callers
+    link the same IR, and LLVM inlines as before) but never emitted alone, while Python calls
+    the function itself, which compiles with its wrapper at its first Python call. About 90
+    helper libraries of a search kernel were emitted alone besides in the kernel, with their
+    wrappers (issue 13: a search kernel's cold compile 7-22% shorter)."""
     def numba_type(self):
         options = self.targetoptions
         module = getattr(self.py_func, "__module__", "") or ""
