@@ -30,20 +30,35 @@ from numba.core import event as _event
 from numba.core import inline_closurecall as _inline
 
 _memo: dict[tuple, object] = {}
-#: how deep the current thread is in numba's compiles (numba compiles under one global lock,
-#: so only one thread compiles at a time; a thread's count is still its own)
-_depth = threading.local()
+#: per thread, the dispatchers numba is compiling, innermost last (numba compiles under one
+#: global lock, so only one thread compiles at a time; a thread's stack is still its own)
+_compiles = threading.local()
+
+
+def _stack() -> list:
+    stack = getattr(_compiles, "stack", None)
+    if stack is None:
+        stack = _compiles.stack = []
+    return stack
+
+
+def compiling():
+    """The dispatcher whose compile is innermost on this thread, None outside a compile (also
+    read by simcards.link_only, which flags the libraries its clones' compiles create)."""
+    stack = _stack()
+    return stack[-1] if stack else None
 
 
 class _CompileScope(_event.Listener):
-    """Counts nested compiles; the memo is emptied when the outermost one ends (or fails)."""
+    """Follows nested compiles; the memo is emptied when the outermost one ends (or fails)."""
 
     def on_start(self, event) -> None:
-        _depth.n = getattr(_depth, "n", 0) + 1
+        _stack().append(event.data.get("dispatcher"))
 
     def on_end(self, event) -> None:
-        _depth.n -= 1
-        if _depth.n == 0:
+        stack = _stack()
+        stack.pop()
+        if not stack:
             _memo.clear()
 
 
@@ -57,7 +72,7 @@ def _key(function, flags) -> tuple:
 
 def _inline_function_once(original):
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):
-        if getattr(_depth, "n", 0) == 0:
+        if not _stack():
             return original(self, caller_ir, block, i, function, arg_typs)
         key = _key(function, self.flags)
         callee_ir = _memo.get(key)

@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from typing import Callable
 
 from numba import njit, types
 from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
-from numba.core import event as _event
+
+from simcards import inline_once as _inline_once
 
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
 #: length of the package name, then the name).
@@ -120,32 +120,13 @@ def _set_env_if_emitted(original):
 _CLONES: dict = {}
 #: Set on a clone and on the code libraries its compiles create.
 CLONE_FLAG = "_simcards_clone"
-#: Per thread, for each compile under way (innermost last): whether it compiles a clone.
-_compiling = threading.local()
-
-
-class _CloneCompiles(_event.Listener):
-    """Follows numba's compiles ("numba:compile" events, one per dispatcher compile, nested as
-    the compiles are), so that a library knows whether a clone's compile created it."""
-
-    def on_start(self, event) -> None:
-        stack = getattr(_compiling, "stack", None)
-        if stack is None:
-            stack = _compiling.stack = []
-        stack.append(getattr(event.data.get("dispatcher"), CLONE_FLAG, False))
-
-    def on_end(self, event) -> None:
-        _compiling.stack.pop()
-
-
-_clone_compiles = _CloneCompiles()
 
 
 def _flag_clone_libraries(original):
     def create_library(self, name, **kwargs):
         library = original(self, name, **kwargs)
-        stack = getattr(_compiling, "stack", None)
-        if stack and stack[-1]:
+        # the compile under way, as simcards.inline_once follows them ("numba:compile" events)
+        if getattr(_inline_once.compiling(), CLONE_FLAG, False):
             setattr(library, CLONE_FLAG, True)
         return library
     return create_library
@@ -197,11 +178,6 @@ def install() -> None:
     patched = _linked_type(original)
     patched.fget.__wrapped__ = original
     _dispatcher.Dispatcher._numba_type_ = patched
-    # one listener, this module's (a reload of the module replaces the old one)
-    for listener in list(_event._registered.get("numba:compile", ())):
-        if type(listener).__name__ == "_CloneCompiles":
-            _event.unregister("numba:compile", listener)
-    _event.register("numba:compile", _clone_compiles)
 
 
 class Linked:

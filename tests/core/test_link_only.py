@@ -111,6 +111,8 @@ def test_compiled_callers_link_a_wrapperless_clone_of_an_own_function_with_a_wra
     assert clone.py_func is copy_into.py_func and clone.targetoptions["no_cpython_wrapper"]
     assert clone.targetoptions["forceinline"] == copy_into.targetoptions["forceinline"]
     assert _link_only(clone) == {True}
+    # optimized as the function's own library was, so callers link the same IR as before
+    assert all(getattr(library, link_only.CLONE_FLAG, False) for library in _libraries(clone))
     assert typeof(copy_into) == types.Dispatcher(clone)
     dst[:] = 0
     copy_into(dst, src)                 # from Python: the function itself, compiled with its wrapper
