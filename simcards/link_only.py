@@ -45,7 +45,7 @@ from numba import njit, types
 from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
 
-from simcards import inline_once as _inline_once
+from simcards.inline_once import compiling as _compiling
 
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
 #: length of the package name, then the name).
@@ -126,7 +126,7 @@ def _flag_clone_libraries(original):
     def create_library(self, name, **kwargs):
         library = original(self, name, **kwargs)
         # the compile under way, as simcards.inline_once follows them ("numba:compile" events)
-        if getattr(_inline_once.compiling(), CLONE_FLAG, False):
+        if getattr(_compiling(), CLONE_FLAG, False):
             setattr(library, CLONE_FLAG, True)
         return library
     return create_library
