@@ -31,11 +31,10 @@ def wilson(successes, trials, confidence: float = CONFIDENCE) -> tuple[np.ndarra
     return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
 
 
-def _dense_codes(frame: pd.DataFrame, keys: list[str]):
+def _key_codes(frame: pd.DataFrame, keys: list[str]):
     """(codes, sizes, offsets) of ``keys``: each key's values as an integer array (categorical
     codes, or the column itself, not copied) whose values less the offset lie in 0..size-1;
-    None where a key is not integer or categorical, has missing values, or the product of the
-    key ranges is much larger than the frame (pandas' groupby is then the better tool)."""
+    None where a key is not integer or categorical or has missing values."""
     codes, sizes, lows = [], [], []
     for key in keys:
         col = frame[key]
@@ -46,16 +45,26 @@ def _dense_codes(frame: pd.DataFrame, keys: list[str]):
             codes.append(values)
             sizes.append(len(col.cat.categories))
             lows.append(0)
-        elif pd.api.types.is_integer_dtype(col.dtype) and not col.hasnans and len(col):
+        # a NumPy integer column cannot hold a missing value: asking (hasnans) would cost a
+        # boolean copy of the column, 0.1 s of serial time on a rotated 10**7-game frame
+        elif pd.api.types.is_integer_dtype(col.dtype) and len(col) and (
+                isinstance(col.dtype, np.dtype) or not col.hasnans):
             values = col.to_numpy() if isinstance(col.dtype, np.dtype) else col.to_numpy(np.int64)
             lows.append(int(values.min()))
             codes.append(values)
             sizes.append(int(values.max()) - lows[-1] + 1)
         else:
             return None
-    if np.prod(sizes, dtype=np.float64) > 4 * len(frame) + 1024:
-        return None
     return codes, sizes, lows
+
+
+def _dense_codes(frame: pd.DataFrame, keys: list[str]):
+    """``_key_codes``, or None where the product of the key ranges is much larger than the
+    frame (pandas' groupby is then the better tool)."""
+    dense = _key_codes(frame, keys)
+    if dense is None or np.prod(dense[1], dtype=np.float64) > 4 * len(frame) + 1024:
+        return None
+    return dense
 
 
 # The passes below are cached on disk: they reach no other project source, so numba's check of
@@ -70,29 +79,66 @@ def _fold_key(flat, values, low, size, first):
 
 
 @njit(**NJIT_OPTIONS, cache=True)
-def _bin_sums(flat, weights, counts, sums):
-    """Rows and sums of ``weights`` per grid cell, added row by row: np.bincount's order of
-    addition, so its sums to the last bit."""
-    for i in range(flat.shape[0]):
-        counts[flat[i]] += 1
-        sums[flat[i]] += weights[i]
+def _bin_sums(outer, outer_low, inner, inner_low, inner_size, weights, counts, sums):
+    """Rows and sums of ``weights`` per grid cell, the cell of a row being
+    ``(outer - outer_low) * inner_size + inner - inner_low``, added row by row: np.bincount's
+    order of addition over np.ravel_multi_index, so its sums to the last bit. Both keys are
+    read as they are: no index of every row is written to memory (on a rotated 10**7-game
+    frame, the page faults of writing one took about 0.3 s per key)."""
+    for i in range(inner.shape[0]):
+        cell = (np.int64(outer[i]) - outer_low) * inner_size + (np.int64(inner[i]) - inner_low)
+        counts[cell] += 1
+        sums[cell] += weights[i]
 
 
 @njit(**NJIT_OPTIONS, cache=True)
-def _bin_counts(flat, counts):
-    for i in range(flat.shape[0]):
-        counts[flat[i]] += 1
+def _bin_counts(outer, outer_low, inner, inner_low, inner_size, counts):
+    """``_bin_sums``' rows per cell, without sums."""
+    for i in range(inner.shape[0]):
+        counts[(np.int64(outer[i]) - outer_low) * inner_size + (np.int64(inner[i]) - inner_low)] += 1
+
+
+@njit(**NJIT_OPTIONS, cache=True)
+def _sorted_runs(outer, inner):
+    """Number of runs of equal (outer, inner) pairs, or -1 where the rows are not sorted by
+    them: a frame as simcards writes it is sorted by (order, game), so counting its games
+    takes one read of the two columns, not a grid."""
+    n = inner.shape[0]
+    runs = 1 if n else 0
+    for i in range(1, n):
+        if outer[i] != outer[i - 1]:
+            if outer[i] < outer[i - 1]:
+                return -1
+            runs += 1
+        elif inner[i] != inner[i - 1]:
+            if inner[i] < inner[i - 1]:
+                return -1
+            runs += 1
+    return runs
 
 
 def _flat_index(codes: list[np.ndarray], sizes: list[int], lows: list[int]) -> np.ndarray:
     """Each row's cell in the grid of its keys' dense codes (np.ravel_multi_index of the codes
-    less their offsets), one compiled pass per key over the columns as they are: for the 40
-    million rows of a rotated run of 10**7 games, ravel_multi_index, np.bincount and the int64
-    copies of the keys took 5.3 s of serial time after the games (issue 13)."""
+    less their offsets), one compiled pass per key over the columns as they are. Written out
+    only where more than two keys are grouped (``_outer_inner``): for the 40 million rows of a
+    rotated run of 10**7 games, ravel_multi_index, np.bincount and the int64 copies of the keys
+    took 5.3 s of serial time after the games, and an index written for every row 0.3 s a key
+    (issue 13)."""
     flat = np.empty(len(codes[0]), np.int64)
     for i, (values, size, low) in enumerate(zip(codes, sizes, lows)):
         _fold_key(flat, values, low, size, i == 0)
     return flat
+
+
+def _outer_inner(codes: list[np.ndarray], sizes: list[int], lows: list[int]):
+    """(outer, outer_low, inner, inner_low, inner_size): the keys as two, the last one (inner)
+    and the grid index of the others (outer, which keeps their lexicographic order); a single
+    key is its own outer key, with a stride of 0. The compiled passes read these two columns."""
+    if len(codes) == 1:
+        return codes[0], lows[0], codes[0], lows[0], 0
+    if len(codes) == 2:
+        return codes[0], lows[0], codes[1], lows[1], sizes[1]
+    return _flat_index(codes[:-1], sizes[:-1], lows[:-1]), 0, codes[-1], lows[-1], sizes[-1]
 
 
 def _dense_sums(frame: pd.DataFrame, value: str, keys: list[str]):
@@ -106,7 +152,7 @@ def _dense_sums(frame: pd.DataFrame, value: str, keys: list[str]):
     n = int(np.prod(sizes))
     counts = np.zeros(n, np.int64)
     sums = np.zeros(n, np.float64)
-    _bin_sums(_flat_index(codes, sizes, lows), frame[value].to_numpy(np.float64), counts, sums)
+    _bin_sums(*_outer_inner(codes, sizes, lows), frame[value].to_numpy(np.float64), counts, sums)
     return counts.reshape(sizes), sums.reshape(sizes), sizes, lows
 
 
@@ -119,12 +165,17 @@ def _key_values(col: pd.Series, codes: np.ndarray, low: int):
 
 def distinct_count(frame: pd.DataFrame, keys: list[str]) -> int:
     """Number of distinct combinations of ``keys`` in the frame (pandas' ``groupby(keys).ngroups``)."""
+    codes = _key_codes(frame, keys)
+    if codes is not None and np.prod(codes[1][:-1], dtype=np.float64) < 2.0 ** 62:
+        outer, _, inner, _, _ = _outer_inner(*codes)
+        runs = _sorted_runs(outer, inner)
+        if runs >= 0:
+            return runs
     dense = _dense_codes(frame, keys)
     if dense is None:
         return frame.groupby(keys, observed=True).ngroups
-    codes, sizes, lows = dense
-    counts = np.zeros(int(np.prod(sizes)), np.int64)
-    _bin_counts(_flat_index(codes, sizes, lows), counts)
+    counts = np.zeros(int(np.prod(dense[1])), np.int64)
+    _bin_counts(*_outer_inner(*dense), counts)
     return int(np.count_nonzero(counts))
 
 

@@ -187,9 +187,11 @@ def test_deal_mean_totals_equals_pandas_groupby(by):
     pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-13)
 
 
-def test_dense_sums_add_in_bincounts_order_to_the_last_bit():
+@pytest.mark.parametrize("keys", [["game"], ["strategy", "game"], ["order", "strategy", "game"]])
+def test_dense_sums_add_in_bincounts_order_to_the_last_bit(keys):
     """The compiled grid sums (stats._dense_sums) are np.bincount's over np.ravel_multi_index,
-    exactly: summaries stay bit-identical to the ones computed before the compiled passes.
+    exactly, for one key, two (read as they are) and more (all but the last folded into one):
+    summaries stay bit-identical to the ones computed before the compiled passes.
     Shares of 1/3 and 1/7 round differently when added in another order."""
     from simcards.stats import _dense_sums
     rng = np.random.default_rng(13)
@@ -200,14 +202,40 @@ def test_dense_sums_add_in_bincounts_order_to_the_last_bit():
         "strategy": pd.Categorical.from_codes(rng.integers(0, 3, n).astype(np.int8), categories=list("abc")),
         "win_share": rng.choice([0.0, 1 / 3, 1 / 7, 0.5, 1.0], n),
     })
-    keys = ["order", "strategy", "game"]
     counts, sums, sizes, lows = _dense_sums(frame, "win_share", keys)
-    codes = [frame["order"].to_numpy() - lows[0], frame["strategy"].cat.codes.to_numpy(),
-             frame["game"].to_numpy() - lows[2]]
+    every = {"order": (24, 0), "strategy": (3, 0), "game": (450, frame["game"].min())}
+    assert sizes == [every[k][0] for k in keys] and lows == [every[k][1] for k in keys]
+    codes = [frame[k].cat.codes.to_numpy() if k == "strategy" else frame[k].to_numpy() - every[k][1]
+             for k in keys]
     flat = np.ravel_multi_index(codes, sizes)
     want = np.bincount(flat, weights=frame["win_share"].to_numpy(), minlength=int(np.prod(sizes)))
-    assert sizes == [24, 3, 450] and lows[2] == frame["game"].min()
     assert np.array_equal(counts.ravel(), np.bincount(flat, minlength=int(np.prod(sizes))))
     assert np.array_equal(sums.ravel(), want)           # exact, not approximately equal
     shuffled = np.bincount(flat[::-1], weights=frame["win_share"].to_numpy()[::-1], minlength=len(want))
     assert not np.array_equal(shuffled, want)           # the order of addition shows in the bits
+
+
+@pytest.mark.parametrize("keys", [["game"], ["order", "game"], ["order", "strategy", "game"]])
+def test_distinct_count_of_sorted_keys_counts_runs_and_notices_any_row_out_of_order(keys):
+    """distinct_count reads keys sorted as simcards writes them ((order, game)) in one pass that
+    counts runs; a frame out of order anywhere, by any key, falls back to the grid or to pandas."""
+    from simcards.stats import _outer_inner, _key_codes, _sorted_runs
+    rng = np.random.default_rng(14)
+    n = 6_000
+    frame = pd.DataFrame({
+        "order": rng.integers(0, 4, n).astype(np.int8),
+        "strategy": pd.Categorical.from_codes(rng.integers(0, 3, n).astype(np.int8), categories=list("abc")),
+        "game": rng.integers(-5, 60, n),
+    }).sort_values(keys, kind="stable", ignore_index=True)
+    want = frame.groupby(keys, observed=True).ngroups
+    outer, _, inner, _, _ = _outer_inner(*_key_codes(frame, keys))
+    assert _sorted_runs(outer, inner) == want == distinct_count(frame, keys)
+    codes = frame[keys].apply(lambda c: c.cat.codes if c.dtype == "category" else c).to_numpy()
+    starts = np.flatnonzero((codes[1:] != codes[:-1]).any(axis=1)) + 1    # a row unlike the one before
+    for row in starts[[0, len(starts) // 2, -1]]:        # swapped with it: out of order there
+        perm = np.arange(n)
+        perm[[row - 1, row]] = row, row - 1
+        swapped = frame.iloc[perm].reset_index(drop=True)
+        outer, _, inner, _, _ = _outer_inner(*_key_codes(swapped, keys))
+        assert _sorted_runs(outer, inner) == -1
+        assert distinct_count(swapped, keys) == want
