@@ -39,7 +39,7 @@ def _key_codes(frame: pd.DataFrame, keys: list[str]):
     for key in keys:
         col = frame[key]
         if isinstance(col.dtype, pd.CategoricalDtype):
-            values = col.cat.codes.to_numpy()
+            values = col.array.codes    # the codes themselves: .cat.codes builds a Series of a copy
             if len(values) and values.min() < 0:            # a missing value
                 return None
             codes.append(values)
