@@ -3,9 +3,10 @@
 What is timed is what a user waits for: ``simcards.simulate`` (kernel and frame) on one core
 and on all cores, after a discarded warm-up, so that no compile or first load lands in a
 column. The kernel alone (records, no frame) is shown too, to tell the engine from the frame.
-The yardstick is the previous release's figures on the project's machine
-(simcards.bench_release); the readable reference engine is timed for information only, since
-it is written to be read, not to be fast.
+The yardstick of both is the previous release's figures on the project's machine
+(simcards.bench_release: its simulate, and its kernel records, which its own bench timed); the
+readable reference engine is timed for information only, since it is written to be read, not
+to be fast.
 
 For Five Alive with ``high_first`` in every seat a second yardstick is timed in the same run:
 a tight single-threaded C program that plays exactly the same games (simcards.yardstick),

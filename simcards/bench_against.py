@@ -10,7 +10,9 @@ Each timing is a fresh process (``sys.executable``) that plays a warm-up, then t
 ``simulate(game, strategies, games, seed, threads=1)`` (kernel and frame, one core) in CPU
 seconds, and counts the steps (turns or actions) of its own frame: a version that draws its
 cards differently plays other games of the same seed, with other step counts, so each version
-is divided by its own.
+is divided by its own. It then times the kernel alone on the same games (``run_records``: the
+kernel's int64 records, no frame; what the release's own bench timed), to tell the engine's
+speed from the frame's.
 """
 from __future__ import annotations
 
@@ -25,18 +27,28 @@ from typing import Callable, Sequence
 
 from simcards.errors import SimcardsError
 
-#: The measurement, run by either version's Python (only ``simcards.simulate`` and the frame's
-#: ``game`` and step columns are assumed, as every release has them).
+#: The measurement, run by either version's Python (only ``simcards.simulate``, the frame's
+#: ``game`` and step columns, ``batch.prepare`` and ``runner.run_records`` are assumed, as every
+#: release has them).
 _MEASURE = """
 import json, sys, time
 import simcards
+from simcards.batch import prepare
+from simcards.runner import run_records
 a = json.loads(sys.argv[1])
 simcards.simulate(a["game"], a["strategies"], 2000, a["seed"], threads=1)     # compile or load, warm up
 cpu = time.process_time()
 frame = simcards.simulate(a["game"], a["strategies"], a["games"], a["seed"], threads=1)
 cpu = time.process_time() - cpu
 steps = int(frame.groupby("game")[a["column"]].first().sum())
-print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": steps}))
+batch = prepare(a["game"], a["strategies"], a["seed"])
+run_records(batch, 2000, threads=1)                                             # warm up
+kernel_cpu = time.process_time()
+_, game_out = run_records(batch, a["games"], threads=1)
+kernel_cpu = time.process_time() - kernel_cpu
+kernel_steps = int(game_out[:, list(batch.spec.game_columns).index(a["column"])].sum())
+print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": steps,
+                  "kernel_cpu_seconds": kernel_cpu, "kernel_steps": kernel_steps}))
 """
 THIS = "this code"
 
@@ -81,6 +93,7 @@ def time_once(folder: Path | None, shim: Path, game: str, strategies: Sequence[s
         raise SimcardsError(f"timing {who} failed: {last}")
     out = json.loads(done.stdout.strip().splitlines()[-1])
     out["cpu_ns_per_step"] = out["cpu_seconds"] / out["steps"] * 1e9
+    out["kernel_cpu_ns_per_step"] = out["kernel_cpu_seconds"] / out["kernel_steps"] * 1e9
     return out
 
 
@@ -93,9 +106,11 @@ def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, co
     -------
     dict
         ``rounds``: one dict per round with both timings (``this``, ``other``: CPU seconds,
-        steps, CPU ns per step, and the ``simcards`` file each imported, to show which code ran);
-        ``this_median``, ``other_median``: the medians of CPU ns per step; ``ratio``: the other's
-        median over this one's (above 1: this code is faster).
+        steps, CPU ns per step, the same of the kernel alone prefixed ``kernel_``, and the
+        ``simcards`` file each imported, to show which code ran); ``this_median``,
+        ``other_median``: the medians of CPU ns per step; ``ratio``: the other's median over
+        this one's (above 1: this code is faster); ``kernel_this_median``,
+        ``kernel_other_median`` and ``kernel_ratio``: the same of the kernel alone.
     """
     if rounds < 1:
         raise SimcardsError(f"--rounds {rounds}: give 1 or more")
@@ -111,8 +126,10 @@ def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, co
             out.append({"this": this, "other": other})
             if progress:
                 progress(r + 1, rounds)
-    this_median = statistics.median(r["this"]["cpu_ns_per_step"] for r in out)
-    other_median = statistics.median(r["other"]["cpu_ns_per_step"] for r in out)
-    return {"rounds": out, "this_median": this_median, "other_median": other_median,
-            "ratio": other_median / this_median, "against": str(folder),
-            "load_average": os.getloadavg()[0]}
+    result = {"rounds": out, "against": str(folder), "load_average": os.getloadavg()[0]}
+    for prefix in ("", "kernel_"):
+        this_median = statistics.median(r["this"][f"{prefix}cpu_ns_per_step"] for r in out)
+        other_median = statistics.median(r["other"][f"{prefix}cpu_ns_per_step"] for r in out)
+        result.update({f"{prefix}this_median": this_median, f"{prefix}other_median": other_median,
+                       f"{prefix}ratio": other_median / this_median})
+    return result

@@ -361,7 +361,8 @@ def bench_cmd(
     rounds: Annotated[int, typer.Option(help="With --against: timings of each version, alternated.")] = 3,
 ) -> None:
     """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
-    against the previous release; the kernel alone and the reference engine for information.
+    and of the kernel alone (records, no frame) on one core, both against the previous release;
+    the reference engine for information.
     Five Alive with high_first in every seat also times a tight C program playing the same games,
     built here with the system C compiler: issue 13's target is simulate on one core at most
     1.5x its CPU time per turn. With --against, this code and another checkout are timed side
@@ -411,16 +412,21 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
         result = side_by_side(game, [strategy] * players, games, seed, spec.step_column, against, rounds,
                               progress=lambda done, total: bar.update(done, total, "rounds"))
     unit = spec.step_column.rstrip("s")
-    table = Table("round", f"{THIS}: CPU ns per {unit}", f"--against: CPU ns per {unit}", "ratio")
+    table = Table("round", f"simulate, {THIS}: CPU ns per {unit}", f"simulate, --against: CPU ns per {unit}",
+                  "ratio", f"kernel only, {THIS}", "kernel only, --against", "kernel ratio")
     for i, r in enumerate(result["rounds"], 1):
-        a, b = r["this"]["cpu_ns_per_step"], r["other"]["cpu_ns_per_step"]
-        table.add_row(str(i), f"{a:,.1f}", f"{b:,.1f}", f"{b / a:.2f}")
-    table.add_row("median", f"{result['this_median']:,.1f}", f"{result['other_median']:,.1f}",
-                  f"{result['ratio']:.2f}")
+        cells = []
+        for prefix in ("", "kernel_"):
+            a, b = r["this"][f"{prefix}cpu_ns_per_step"], r["other"][f"{prefix}cpu_ns_per_step"]
+            cells += [f"{a:,.1f}", f"{b:,.1f}", f"{b / a:.2f}"]
+        table.add_row(str(i), *cells)
+    table.add_row("median", *(f"{result[f'{prefix}{key}']:,.{2 if key == 'ratio' else 1}f}"
+                              for prefix in ("", "kernel_") for key in ("this_median", "other_median", "ratio")))
     out.print(table)
     first = result["rounds"][0]
-    out.print(f"{game}, {players} x {strategy}, {games:,} games of seed {seed}, simulate on one core "
-              f"(frame included), each timing a fresh process after a warm-up; {THIS} "
+    out.print(f"{game}, {players} x {strategy}, {games:,} games of seed {seed}, on one core: simulate "
+              f"(frame included), then the kernel alone on the same games (run_records: int64 records, no "
+              f"frame), each timing a fresh process after a warm-up; {THIS} "
               f"({first['this']['simcards']}) played {first['this']['steps']:,} {unit}s, "
               f"{result['against']} ({first['other']['simcards']}) {first['other']['steps']:,}; "
               f"ratio above 1: {THIS} is faster; load average {result['load_average']:.1f} "

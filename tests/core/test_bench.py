@@ -36,6 +36,12 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert "-O3" in result["c_note"] and "WARNING" not in result["c_note"]
 
 
+def test_every_saved_release_figure_names_a_row_bench_times():
+    """A figure saved under a label no row carries would never be compared (a renamed row)."""
+    for line_up, figures in bench_release.FIGURES.items():
+        assert set(figures) <= {SIMULATE_1, KERNEL_1}, line_up
+
+
 def test_bench_command_names_its_yardstick(monkeypatch):
     monkeypatch.setattr(cli.out, "_width", 200)     # the table's cells unwrapped
     out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])

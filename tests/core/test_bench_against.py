@@ -42,10 +42,14 @@ def test_each_version_runs_its_own_code_in_turns(copy_of_this_checkout):
         assert Path(r["this"]["simcards"]).resolve() == Path(simcards.__file__).resolve()
         assert Path(r["other"]["simcards"]).resolve() == copy_of_this_checkout / "simcards" / "__init__.py"
         assert r["this"]["steps"] == r["other"]["steps"] == turns      # the same code plays the same games
+        assert r["this"]["kernel_steps"] == r["other"]["kernel_steps"] == turns   # the kernel alone: the same games
         for side in ("this", "other"):
             assert r[side]["cpu_ns_per_step"] == pytest.approx(r[side]["cpu_seconds"] / turns * 1e9)
-    assert result["this_median"] == statistics.median(r["this"]["cpu_ns_per_step"] for r in result["rounds"])
-    assert result["ratio"] == pytest.approx(result["other_median"] / result["this_median"])
+            assert r[side]["kernel_cpu_ns_per_step"] == pytest.approx(r[side]["kernel_cpu_seconds"] / turns * 1e9)
+    for prefix in ("", "kernel_"):
+        assert result[f"{prefix}this_median"] == statistics.median(
+            r["this"][f"{prefix}cpu_ns_per_step"] for r in result["rounds"])
+        assert result[f"{prefix}ratio"] == pytest.approx(result[f"{prefix}other_median"] / result[f"{prefix}this_median"])
 
 
 def test_a_folder_that_is_not_a_checkout_is_refused(tmp_path):
@@ -62,7 +66,8 @@ def test_the_command_prints_both_versions_or_one_line(monkeypatch, copy_of_this_
     done = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--against",
                                     str(copy_of_this_checkout), "--rounds", "1"])
     assert done.exit_code == 0, done.output
-    assert "this code: CPU ns per turn" in done.output and "median" in done.output
+    assert "simulate, this code: CPU ns per turn" in done.output and "median" in done.output
+    assert "kernel only, this code" in done.output and "kernel ratio" in done.output
     assert str(copy_of_this_checkout / "simcards" / "__init__.py") in done.output
     missing = tmp_path / "nowhere"
     done = CliRunner().invoke(app, ["bench", "five-alive", "--against", str(missing)])
