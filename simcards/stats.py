@@ -78,15 +78,21 @@ def _fold_key(flat, values, low, size, first):
         flat[i] = code if first else flat[i] * size + code
 
 
+@njit(**NJIT_OPTIONS, inline="always")
+def _cell(outer, outer_low, inner, inner_low, inner_size, i):
+    """Row i's cell in the grid of two keys: ``(outer - outer_low) * inner_size + inner -
+    inner_low``, np.ravel_multi_index's layout (C order)."""
+    return (np.int64(outer[i]) - outer_low) * inner_size + (np.int64(inner[i]) - inner_low)
+
+
 @njit(**NJIT_OPTIONS, cache=True)
 def _bin_sums(outer, outer_low, inner, inner_low, inner_size, weights, counts, sums):
-    """Rows and sums of ``weights`` per grid cell, the cell of a row being
-    ``(outer - outer_low) * inner_size + inner - inner_low``, added row by row: np.bincount's
+    """Rows and sums of ``weights`` per grid cell (``_cell``), added row by row: np.bincount's
     order of addition over np.ravel_multi_index, so its sums to the last bit. Both keys are
     read as they are: no index of every row is written to memory (on a rotated 10**7-game
     frame, the page faults of writing one took about 0.3 s per key)."""
     for i in range(inner.shape[0]):
-        cell = (np.int64(outer[i]) - outer_low) * inner_size + (np.int64(inner[i]) - inner_low)
+        cell = _cell(outer, outer_low, inner, inner_low, inner_size, i)
         counts[cell] += 1
         sums[cell] += weights[i]
 
@@ -95,7 +101,7 @@ def _bin_sums(outer, outer_low, inner, inner_low, inner_size, weights, counts, s
 def _bin_counts(outer, outer_low, inner, inner_low, inner_size, counts):
     """``_bin_sums``' rows per cell, without sums."""
     for i in range(inner.shape[0]):
-        counts[(np.int64(outer[i]) - outer_low) * inner_size + (np.int64(inner[i]) - inner_low)] += 1
+        counts[_cell(outer, outer_low, inner, inner_low, inner_size, i)] += 1
 
 
 @njit(**NJIT_OPTIONS, cache=True)
