@@ -38,7 +38,7 @@ from simcards.link_only import KERNEL_MODULE_PREFIX
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
 
-_TEMPLATE_VERSION = "8"
+_TEMPLATE_VERSION = "9"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules, entry) -> the module loaded last
 _warm: set[tuple[str, str]] = set()     # (module, entry point) compiled or loaded from cache
@@ -102,7 +102,7 @@ def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
         p = {decider}
         sid = sids[p]
 {dispatch}
-        if not {is_legal}:
+        if not ok:
             _illegal(status, g, p, k, m, sid)
             return step
         {apply}
@@ -119,7 +119,7 @@ _DECIDE = """
             p = {decider}
             sid = sids[p]
 {dispatch}
-            if not {is_legal}:
+            if not ok:
                 _illegal(status, g, p, k, m, sid)
                 break"""
 #: The batch kernel's turn loop: ``advance``, a decision, ``apply``...
@@ -242,6 +242,9 @@ def _dispatch(spec: GameSpec, infos: Sequence[StrategyInfo], indent: str, turn: 
                 out += [f"    {'if' if i == 0 else 'elif'} sid == {i}:", f"        {call}"]
             else:
                 out += ["    else:", f"        {call}"]
+        # checked inside the decision's branch, where k is known: the engine's test inlined
+        # here is folded to that decision's (one compare in a two-way vote)
+        out.append("    ok = " + _CALLS[turn]["{is_legal}"])
     if len(spec.decisions) == 1:     # a lone "if k == 0" would leave m unset on paper
         out = [line[4:] for line in out[1:]]
     return "\n".join(indent + line for line in out)

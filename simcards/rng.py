@@ -115,9 +115,12 @@ def shuffle_top(a, lo, n, k, state):
     x = state[0]
     for i in range(n - 1, n - 1 - k, -1):
         x, j = _below(x, i + 1)
-        t = a[lo + i]
-        a[lo + i] = a[lo + j]
-        a[lo + j] = t
+        # unsigned positions (lo >= 0): numba adds no negative-index wrap-around to the swap
+        hi = np.uint64(lo + i)
+        at = np.uint64(lo + j)
+        t = a[hi]
+        a[hi] = a[at]
+        a[at] = t
     state[0] = x
 
 
@@ -128,36 +131,42 @@ def shuffle_range(a, lo, n, state):
 
 
 @njit(**NJIT_OPTIONS)
-def shuffle_range_ahead(a, lo, n, state, draws):
-    """``shuffle_range(a, lo, n, state)``: the same permutation from the same numbers, in
-    about half the time. Every draw is computed first, in a loop the compiler runs on SIMD
-    lanes, into the int64 array ``draws`` (n - 1 of them; a view of another part of ``a``
+def shuffle_top_ahead(a, lo, n, k, state, draws):
+    """``shuffle_top(a, lo, n, k, state)``: the same cards in the top k places from the same
+    numbers, in about half the time. Every draw is computed first, in a loop the compiler runs
+    on SIMD lanes, into the int64 array ``draws`` (k of them; a view of another part of ``a``
     will do: a 32-bit draw times n < 2**31 fits), taking for granted that Lemire's method
     rejects none; the swaps follow. The first draw that might be rejected (odds below
-    n / 2**32) hands over to ``shuffle_range`` from that position, so the numbers are
-    exactly its.
+    n / 2**32) hands over to ``shuffle_top`` from that position, so the numbers are exactly
+    its.
 
     Indices are typed unsigned (``lo >= 0``, and every position and draw is): numba then
     leaves out the negative-index wrap-around, a compare and a select per access, which was
     a quarter of a shuffle's instructions (measured on Vzhukh's deck)."""
     x0 = state[0]
-    for t in range(n - 1):          # draw t places position n - 1 - t, out of n - t
+    for t in range(k):              # draw t places position n - 1 - t, out of n - t
         z = _mix(x0 + np.uint64(t + 1) * _U_GOLDEN)
         draws[np.uint64(t)] = np.int64((z >> _S32) * np.uint64(n - t))
-    for t in range(n - 1):
+    for t in range(k):
         i = n - 1 - t
         m = draws[np.uint64(t)]
         if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
             state[0] = x0 + np.uint64(t) * _U_GOLDEN
-            shuffle_range(a, lo, i + 1, state)
+            shuffle_top(a, lo, i + 1, k - t, state)
             return
         hi = np.uint64(lo + i)
         j = np.uint64(lo + (m >> 32))
         x = a[hi]
         a[hi] = a[j]
         a[j] = x
-    if n > 1:
-        state[0] = x0 + np.uint64(n - 1) * _U_GOLDEN
+    state[0] = x0 + np.uint64(k) * _U_GOLDEN
+
+
+@njit(**NJIT_OPTIONS)
+def shuffle_range_ahead(a, lo, n, state, draws):
+    """``shuffle_range(a, lo, n, state)`` by ``shuffle_top_ahead``: the same permutation from
+    the same numbers (n - 1 draws into ``draws``)."""
+    shuffle_top_ahead(a, lo, n, max(n - 1, 0), state, draws)
 
 
 @njit(**NJIT_OPTIONS)

@@ -42,6 +42,32 @@ def test_shuffle_ahead_is_shuffle_range_to_the_last_number():
         assert s1[0] == s2[0] == twin.state, (n, seed)
 
 
+def test_shuffle_top_ahead_is_shuffle_top_to_the_last_number():
+    """The first k steps only (a deal): the same top k cards, the same generator state after,
+    through the near-rejections and a first draw that Lemire's method rejects."""
+    cases = _NEAR_REJECTIONS + [(n, seed) for n in (2, 3, 36, 77) for seed in range(20)]
+    for n, seed in cases:
+        for k in sorted({0, 1, n // 2, n - 1}):
+            a = np.arange(2 * n + 3, dtype=np.int64)
+            b = a.copy()
+            s1, s2 = rng.new_state(), rng.new_state()
+            rng.seed_game(s1, seed, n, 0)
+            s2[0] = s1[0]
+            rng.shuffle_top(a, 3, n, k, s1)
+            rng.shuffle_top_ahead(b, 3, n, k, s2, b[n + 3:])
+            assert a[n + 3 - k:n + 3].tolist() == b[n + 3 - k:n + 3].tolist(), (n, seed, k)
+            assert s1[0] == s2[0], (n, seed, k)
+    start = (_unmix(12345) - rng.GOLDEN) & rng.MASK64       # its first draw is rejected
+    a = np.arange(120, dtype=np.int64)
+    b = a.copy()
+    s1, s2 = rng.new_state(), rng.new_state()
+    s1[0] = s2[0] = start
+    rng.shuffle_top(a, 0, 36, 15, s1)
+    rng.shuffle_top_ahead(b, 0, 36, 15, s2, b[60:])
+    assert a[21:36].tolist() == b[21:36].tolist()
+    assert s1[0] == s2[0] == (start + 16 * rng.GOLDEN) & rng.MASK64     # 15 draws + 1 redraw
+
+
 def test_streams_and_games_are_distinct():
     firsts = {rng.PyRandom(3, g, s).next_u64() for g in range(200) for s in (0, 1)}
     assert len(firsts) == 400

@@ -132,6 +132,9 @@ def test_the_fast_state_keeps_the_legal_sets_and_a_clean_memory(batches):
             assert all(view.is_legal_move(v, m) for m in listed)
             assert not any(view.is_legal_move(v, m) for m in (-1, 2307, 4096, 63, 35 * 64 + 40))
             assert not fast.is_legal(raw, 1 - kind, move)
+            if g == 0:      # the kernel's test (split on the kind) is exactly the listed set
+                legal = set(listed)
+                assert all(fast.is_legal(raw, kind, m) == (m in legal) for m in range(-2, 2310))
             assert view.can_knock(v) == (kind == 0 and 2305 in listed)
             assert not raw[view.MEMORY:view.MEMORY + 4 * 16].any()
             ref.apply(kind, move)

@@ -55,7 +55,7 @@ from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
+    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, DRAWS, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
     LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, STOCK, STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER,
     STOCK_N, VOTER, VOTES)
 from simcards.rng import rand_below, shuffle_range
@@ -207,6 +207,7 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
                 w[MEMORY + q * MEMORY_SLOTS + i] = 0
     for i in range(N_CARDS):
         w[STOCK + i] = 0
+        w[DRAWS + i] = 0            # the last deal's draws (scratch: hidden, never read again)
     # ---- the unseen cards not already placed: not seen, not held by another seat, not in a
     # known stock; ids ascending (a canonical order: the draws alone decide)
     placed = seen_mask(s, seat) | s[STOCK_KNOWN]

@@ -85,6 +85,8 @@ STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stoc
 # lie in no order: each is chosen at random when it is taken (simcards.engine.take_top), which
 # deals what a shuffle would
 STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
+#: room for the deal's random draws, computed ahead (simcards.rng.shuffle_top_ahead)
+DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
 SNAPSHOT_HEAD = (PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER,
                  UNFINISHED, BANK, STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES,
                  REBUILDS, STOCK_FIXED)
@@ -132,12 +134,22 @@ def in_legal_set(s, p, move):
     # The two tests are 0/1 integers or'ed, tested once: an `or` of two booleans feeding the
     # kernel's `if` was compiled into two branches, the first mispredicted on a fifth of the
     # decisions (callgrind's branch simulation).
-    d = move - other_base(s)
-    other = np.int64((d >= 0) & (d < 64)) & (s[LEGAL_OTHER + p] >> (d & 63))
+    return ((in_other_set(s, p, move, other_base(s)) | in_swap_set(s, p, move)) & 1) != 0
+
+
+@njit(**_INLINE)
+def in_other_set(s, p, move, base):
+    """Bit 0: ``move`` is in seat p's LEGAL_OTHER set, whose bit 0 stands for the move ``base``."""
+    d = move - base
+    return np.int64((d >= 0) & (d < 64)) & (s[LEGAL_OTHER + p] >> (d & 63))
+
+
+@njit(**_INLINE)
+def in_swap_set(s, p, move):
+    """Bit 0: ``move`` is a swap of a card of seat p's LEGAL_GIVE for one of its LEGAL_TAKE."""
     give = (move >> SWAP_BITS) & 63
     take = move & (SWAP_BASE - 1)
-    swap = np.int64((move >= 0) & (move < PASS)) & (s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take)
-    return ((other | swap) & 1) != 0
+    return np.int64((move >= 0) & (move < PASS)) & (s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take)
 
 
 @njit(**_INLINE)
