@@ -12,7 +12,10 @@ seconds, and counts the steps (turns or actions) of its own frame: a version tha
 cards differently plays other games of the same seed, with other step counts, so each version
 is divided by its own. It then times the kernel alone on the same games (``run_records``: the
 kernel's int64 records, no frame; what the release's own bench timed), to tell the engine's
-speed from the frame's.
+speed from the frame's; and once more into arrays written before, chunk by chunk: the engine
+alone, without the first touch of fresh memory, whose cost on this project's machines swings from
+hour to hour (a perf profile of ``run_records`` found a quarter of its time in the kernel's
+``clear_page_erms`` some hours).
 """
 from __future__ import annotations
 
@@ -46,10 +49,39 @@ run_records(batch, 2000, threads=1)                                             
 kernel_cpu = time.process_time()
 _, game_out = run_records(batch, a["games"], threads=1)
 kernel_cpu = time.process_time() - kernel_cpu
-kernel_steps = int(game_out[:, list(batch.spec.game_columns).index(a["column"])].sum())
+col = list(batch.spec.game_columns).index(a["column"])
+kernel_steps = int(game_out[:, col].sum())
+# the kernel again on the same games, chunk by chunk into the same arrays, touched before:
+# no fresh memory (its first touch costs this machine more some hours than others)
+import inspect
+import numpy as np
+from simcards.kernels import STATUS_SIZE
+kernel = batch.kernel(check=False)
+size = min(a["games"], 10_000)
+seat_out = np.ones((size, batch.n_players, batch.seat_width), np.int64)
+game_out = np.ones((size, len(batch.spec.game_columns)), np.int64)
+status = np.zeros(STATUS_SIZE, np.int64)
+extra = ((batch.strategy_params,) if "sparams" in inspect.signature(kernel.play_batch.py_func).parameters
+         else ())                                                                # (the release has none)
+def play(first, count):
+    kernel.play_batch(batch.seed, first, count, batch.sids, batch.params, *extra, seat_out[:count],
+                      game_out[:count], status)
+play(0, size)                                                                   # warm up
+warm_cpu = 0.0
+warm_steps = 0
+for first in range(0, a["games"], size):
+    count = min(size, a["games"] - first)
+    t = time.process_time()
+    play(first, count)
+    warm_cpu += time.process_time() - t
+    warm_steps += int(game_out[:count, col].sum())
 print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": steps,
-                  "kernel_cpu_seconds": kernel_cpu, "kernel_steps": kernel_steps}))
+                  "kernel_cpu_seconds": kernel_cpu, "kernel_steps": kernel_steps,
+                  "warm_cpu_seconds": warm_cpu, "warm_steps": warm_steps}))
 """
+#: The measures, by key prefix: simulate; the kernel alone (``run_records``); the kernel into
+#: warm memory.
+MEASURES = ("", "kernel_", "warm_")
 THIS = "this code"
 
 
@@ -93,7 +125,8 @@ def time_once(folder: Path | None, shim: Path, game: str, strategies: Sequence[s
         raise SimcardsError(f"timing {who} failed: {last}")
     out = json.loads(done.stdout.strip().splitlines()[-1])
     out["cpu_ns_per_step"] = out["cpu_seconds"] / out["steps"] * 1e9
-    out["kernel_cpu_ns_per_step"] = out["kernel_cpu_seconds"] / out["kernel_steps"] * 1e9
+    for prefix in MEASURES:
+        out[f"{prefix}cpu_ns_per_step"] = out[f"{prefix}cpu_seconds"] / out[f"{prefix}steps"] * 1e9
     return out
 
 
@@ -110,7 +143,9 @@ def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, co
         ``simcards`` file each imported, to show which code ran); ``this_median``,
         ``other_median``: the medians of CPU ns per step; ``ratio``: the other's median over
         this one's (above 1: this code is faster); ``kernel_this_median``,
-        ``kernel_other_median`` and ``kernel_ratio``: the same of the kernel alone.
+        ``kernel_other_median`` and ``kernel_ratio``: the same of the kernel alone; ``warm_...``:
+        of the kernel alone writing over arrays it wrote before (the engine without the cost of
+        fresh memory).
     """
     if rounds < 1:
         raise SimcardsError(f"--rounds {rounds}: give 1 or more")
@@ -127,7 +162,7 @@ def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, co
             if progress:
                 progress(r + 1, rounds)
     result = {"rounds": out, "against": str(folder), "load_average": os.getloadavg()[0]}
-    for prefix in ("", "kernel_"):
+    for prefix in MEASURES:
         this_median = statistics.median(r["this"][f"{prefix}cpu_ns_per_step"] for r in out)
         other_median = statistics.median(r["other"][f"{prefix}cpu_ns_per_step"] for r in out)
         result.update({f"{prefix}this_median": this_median, f"{prefix}other_median": other_median,

@@ -406,27 +406,27 @@ def bench_cmd(
 
 def _bench_against(spec, game: str, games: int, players: int, strategy: str, seed: int,
                    against: Path, rounds: int) -> None:
-    from simcards.bench_against import THIS, side_by_side
+    from simcards.bench_against import MEASURES, THIS, side_by_side
     from simcards.waits import progress_bar
     with progress_bar(err, rounds) as bar:
         result = side_by_side(game, [strategy] * players, games, seed, spec.step_column, against, rounds,
                               progress=lambda done, total: bar.update(done, total, "rounds"))
     unit = spec.step_column.rstrip("s")
-    table = Table("round", f"simulate, {THIS}: CPU ns per {unit}", f"simulate, --against: CPU ns per {unit}",
-                  "ratio", f"kernel only, {THIS}", "kernel only, --against", "kernel ratio")
-    for i, r in enumerate(result["rounds"], 1):
-        cells = []
-        for prefix in ("", "kernel_"):
-            a, b = r["this"][f"{prefix}cpu_ns_per_step"], r["other"][f"{prefix}cpu_ns_per_step"]
-            cells += [f"{a:,.1f}", f"{b:,.1f}", f"{b / a:.2f}"]
-        table.add_row(str(i), *cells)
-    table.add_row("median", *(f"{result[f'{prefix}{key}']:,.{2 if key == 'ratio' else 1}f}"
-                              for prefix in ("", "kernel_") for key in ("this_median", "other_median", "ratio")))
+    table = Table("measure", f"{THIS}: CPU ns per {unit} (median)", "--against (median)", "ratio",
+                  "ratio by round")
+    names = {"": "simulate (frame included)", "kernel_": "kernel alone (run_records)",
+             "warm_": "kernel alone, warm memory"}
+    for prefix in MEASURES:
+        rounds_ = ", ".join(f"{r['other'][f'{prefix}cpu_ns_per_step'] / r['this'][f'{prefix}cpu_ns_per_step']:.2f}"
+                            for r in result["rounds"])
+        table.add_row(names[prefix], f"{result[f'{prefix}this_median']:,.1f}",
+                      f"{result[f'{prefix}other_median']:,.1f}", f"{result[f'{prefix}ratio']:.2f}", rounds_)
     out.print(table)
     first = result["rounds"][0]
     out.print(f"{game}, {players} x {strategy}, {games:,} games of seed {seed}, on one core: simulate "
               f"(frame included), then the kernel alone on the same games (run_records: int64 records, no "
-              f"frame), each timing a fresh process after a warm-up; {THIS} "
+              f"frame), then again into arrays it wrote before (warm memory), each timing a fresh process "
+              f"after a warm-up; {THIS} "
               f"({first['this']['simcards']}) played {first['this']['steps']:,} {unit}s, "
               f"{result['against']} ({first['other']['simcards']}) {first['other']['steps']:,}; "
               f"ratio above 1: {THIS} is faster; load average {result['load_average']:.1f} "

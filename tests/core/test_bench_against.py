@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import simcards
 from simcards import cli
-from simcards.bench_against import side_by_side
+from simcards.bench_against import MEASURES, side_by_side
 from simcards.cli import app
 from simcards.errors import SimcardsError
 
@@ -43,10 +43,12 @@ def test_each_version_runs_its_own_code_in_turns(copy_of_this_checkout):
         assert Path(r["other"]["simcards"]).resolve() == copy_of_this_checkout / "simcards" / "__init__.py"
         assert r["this"]["steps"] == r["other"]["steps"] == turns      # the same code plays the same games
         assert r["this"]["kernel_steps"] == r["other"]["kernel_steps"] == turns   # the kernel alone: the same games
+        assert r["this"]["warm_steps"] == r["other"]["warm_steps"] == turns       # and into warm memory
         for side in ("this", "other"):
-            assert r[side]["cpu_ns_per_step"] == pytest.approx(r[side]["cpu_seconds"] / turns * 1e9)
-            assert r[side]["kernel_cpu_ns_per_step"] == pytest.approx(r[side]["kernel_cpu_seconds"] / turns * 1e9)
-    for prefix in ("", "kernel_"):
+            for prefix in MEASURES:
+                assert r[side][f"{prefix}cpu_ns_per_step"] == pytest.approx(
+                    r[side][f"{prefix}cpu_seconds"] / turns * 1e9)
+    for prefix in MEASURES:
         assert result[f"{prefix}this_median"] == statistics.median(
             r["this"][f"{prefix}cpu_ns_per_step"] for r in result["rounds"])
         assert result[f"{prefix}ratio"] == pytest.approx(result[f"{prefix}other_median"] / result[f"{prefix}this_median"])
@@ -66,8 +68,9 @@ def test_the_command_prints_both_versions_or_one_line(monkeypatch, copy_of_this_
     done = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--against",
                                     str(copy_of_this_checkout), "--rounds", "1"])
     assert done.exit_code == 0, done.output
-    assert "simulate, this code: CPU ns per turn" in done.output and "median" in done.output
-    assert "kernel only, this code" in done.output and "kernel ratio" in done.output
+    assert "this code: CPU ns per turn (median)" in done.output and "ratio by round" in done.output
+    for measure in ("simulate (frame included)", "kernel alone (run_records)", "kernel alone, warm memory"):
+        assert measure in done.output
     assert str(copy_of_this_checkout / "simcards" / "__init__.py") in done.output
     missing = tmp_path / "nowhere"
     done = CliRunner().invoke(app, ["bench", "five-alive", "--against", str(missing)])
