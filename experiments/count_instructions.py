@@ -17,7 +17,6 @@ turn). Usage::
 """
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import os
@@ -26,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from perf_kernel import kernel_parser     # (run as a script: experiments/ is on the path)
 
 #: the child: loads (or compiles) the kernel, keeps its object code, plays the games
 _CHILD = """
@@ -98,11 +99,7 @@ def short_name(symbol: str) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("game")
-    ap.add_argument("strategy", help="the strategy of every seat")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=2000)
+    ap = kernel_parser(__doc__.splitlines()[0], 2000)
     ap.add_argument("--annotate", action="store_true", help="print the disassembly with counts")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="count_instructions_"))

@@ -121,12 +121,19 @@ def annotate(objects, which: str, data: Path) -> None:
         print(f"{share:6.2f} {line}" if m else line)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def kernel_parser(description: str, games: int) -> argparse.ArgumentParser:
+    """The arguments of a kernel experiment: a game, one strategy in every seat, the players
+    and the games to play (experiments/count_instructions.py has them too)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("game")
     ap.add_argument("strategy", help="the strategy of every seat")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=200_000)
+    ap.add_argument("--games", type=int, default=games)
+    return ap
+
+
+def main() -> None:
+    ap = kernel_parser(__doc__.splitlines()[0], 200_000)
     ap.add_argument("--annotate", help="a dispatcher's name (e.g. play_batch, _deal)")
     args = ap.parse_args()
     batch = prepare(args.game, [args.strategy] * args.players, 0)
