@@ -124,7 +124,6 @@ def time_once(folder: Path | None, shim: Path, game: str, strategies: Sequence[s
         who = THIS if folder is None else str(folder)
         raise SimcardsError(f"timing {who} failed: {last}")
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    out["cpu_ns_per_step"] = out["cpu_seconds"] / out["steps"] * 1e9
     for prefix in MEASURES:
         out[f"{prefix}cpu_ns_per_step"] = out[f"{prefix}cpu_seconds"] / out[f"{prefix}steps"] * 1e9
     return out

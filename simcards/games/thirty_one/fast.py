@@ -54,7 +54,7 @@ from simcards.games.thirty_one.view import (
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
-    VOTER, VOTES, View, in_other_set, in_swap_set, other_base)
+    VOTER, VOTES, View, in_legal_set, in_other_set, other_base)
 from simcards.rng import shuffle_top_ahead
 
 DONE = -1
@@ -515,9 +515,7 @@ def is_legal(s, kind, move):
     decision's test is left there (a vote's sets hold no swap: one shift and a mask)."""
     if kind == VOTE:
         return (s[PHASE] == PH_VOTE) & ((in_other_set(s, _voter(s), move, REFUSE) & 1) != 0)
-    p = _cur(s)
-    legal = ((in_other_set(s, p, move, PASS) | in_swap_set(s, p, move)) & 1) != 0
-    return (kind == TURN) & (s[PHASE] != PH_VOTE) & legal
+    return (kind == TURN) & (s[PHASE] != PH_VOTE) & in_legal_set(s, _cur(s), move)
 
 
 @njit(**_INLINE)
