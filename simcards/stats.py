@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-# scipy.special's t and normal quantiles are the ones scipy.stats calls; importing it costs 0.3 s
-# where scipy.stats costs 0.7 s, which is serial time in every `simcards run` (see issue 13).
+from statistics import NormalDist
+
 from numba import njit
-from scipy.special import ndtri, stdtrit
 
 from simcards.config import NJIT_OPTIONS
 
@@ -16,14 +15,15 @@ CONFIDENCE = 0.95
 def wilson(successes, trials, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval; shares of shared wins count as fractions.
 
-    The formula of statsmodels' ``proportion_confint(method="wilson")``, written out with
-    scipy.special's normal quantile: importing statsmodels.stats.proportion took 0.7-1.7 s,
-    serial time at the end of every fixed-seat `simcards run` (issue 13).
+    The formula of statsmodels' ``proportion_confint(method="wilson")``, written out with the
+    standard library's normal quantile (``statistics.NormalDist``, Wichura's AS 241, within an
+    ulp or two of scipy's ``ndtri``): importing statsmodels.stats.proportion took 0.7-1.7 s and
+    scipy.special 0.1 s, serial time in every fixed-seat `simcards run` (issue 13).
     tests/report/test_statistics.py holds it equal to scipy's and statsmodels' Wilson intervals,
     and tests/report/test_calibration.py checks its coverage."""
     k = np.asarray(successes, float)
     n = np.asarray(trials, float)
-    z = ndtri(0.5 + confidence / 2)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     p = k / n
     denom = 1.0 + z * z / n
     center = (p + z * z / (2.0 * n)) / denom
@@ -253,6 +253,9 @@ def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
     agg = groups.agg(["count", "mean", "std", "min", "max"]).rename(columns={"count": "deals"})
     agg["se"] = agg["std"].fillna(0.0) / np.sqrt(agg["deals"])
     df = np.maximum(agg["deals"].to_numpy() - 1, 1)
+    # scipy.special's t quantile, the one scipy.stats calls; imported here, where it is used
+    # (0.1 s: serial time a fixed-seat `simcards run`, which never needs it, does not pay)
+    from scipy.special import stdtrit
     half = stdtrit(df, 0.5 + confidence / 2) * agg["se"].to_numpy()
     agg["ci_low"] = agg["mean"] - half
     agg["ci_high"] = agg["mean"] + half
