@@ -48,7 +48,7 @@ def next_living(s, n, alive_at, p, d):
             q = 0
         elif q < 0:
             q = n - 1
-        if s[alive_at + q] > 0:
+        if s[np.uint64(alive_at + q)] > 0:      # (a seat: unsigned, no wrap-around code)
             return q
 
 
@@ -120,7 +120,7 @@ def take_top(s, stock_at, n_at, fixed_at, rng):
     else:
         s[fixed_at] = m - 1
     s[n_at] = m - 1
-    return s[stock_at + m - 1]
+    return s[np.uint64(stock_at + m - 1)]         # (a place of the stock: unsigned, no wrap-around code)
 
 
 def take_top_py(stock: list[int], fixed: int, rng: PyRandom) -> tuple[int, int]:

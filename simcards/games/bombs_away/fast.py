@@ -77,7 +77,7 @@ from simcards.games.bombs_away.view import (
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
-    S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
+    S_UNFINISHED, S_VICTIM, SEAT_BITS, KIND_BITS, DECISION_BITS, STATE_SIZE, View)
 from simcards.rng import rand_below, shuffle_top
 
 DONE = -1
@@ -178,6 +178,8 @@ def _refill(s, rng):
 @njit(**_HOT, **_INTERNAL)
 def _take(s, q, k):
     """A card of kind k into q's hand (one more card the table's VOID inference leaves free)."""
+    q &= SEAT_BITS              # (ranges told: no wrap-around code, view.SEAT_BITS)
+    k &= KIND_BITS
     s[A_HANDS + q * K + k] += 1
     s[A_HAND_N + q] += 1
     s[A_HELD + q] |= np.int64(1) << k
@@ -187,6 +189,8 @@ def _take(s, q, k):
 @njit(**_HOT, **_INTERNAL)
 def _give(s, q, k):
     """A card of kind k out of q's hand."""
+    q &= SEAT_BITS
+    k &= KIND_BITS
     left = s[A_HANDS + q * K + k] - 1
     s[A_HANDS + q * K + k] = left
     s[A_HAND_N + q] -= 1
@@ -198,6 +202,8 @@ def _give(s, q, k):
 @njit(**_CALL, **_INTERNAL)
 def _unknow(s, q, k):
     """A card of kind k left q's hand: every seat's count of q's kind-k cards, one less."""
+    q &= SEAT_BITS
+    k &= KIND_BITS
     i = A_KNOWN + q * K + k
     for _ in range(s[S_N]):
         s[i] -= np.int64(s[i] > 0)
@@ -207,6 +213,9 @@ def _unknow(s, q, k):
 @njit(**_LEAF)
 def _know(s, o, q, k):
     """Seat o learns that q holds a card of kind k."""
+    o &= SEAT_BITS
+    q &= SEAT_BITS
+    k &= KIND_BITS
     s[A_KNOWN + o * KNOWN_ROW + q * K + k] += 1
     s[A_KNOWN_KINDS + q] |= np.int64(1) << k
 
@@ -217,6 +226,7 @@ def _forget(s, q, keep1, keep2):
     know which card it was) knows one card less of each kind in q's hand. Only the kinds some
     seat counts (KNOWN_KINDS: every other count is 0): the 14-kind scan for every seat was 6% of
     the kernel's time under perf."""
+    q &= SEAT_BITS
     kinds_q = s[A_KNOWN_KINDS + q]
     for o in range(s[S_N]):
         if o != keep1 and o != keep2:
@@ -231,6 +241,7 @@ def _forget(s, q, keep1, keep2):
 @njit(**_CALL, **_INTERNAL)
 def _clear_knowledge(s, q):
     """q's hand is gone (a 4, going out): nothing is known of it any more."""
+    q &= SEAT_BITS
     for o in range(s[S_N]):
         i = A_KNOWN + o * KNOWN_ROW + q * K
         for k in range(K):
@@ -255,6 +266,7 @@ def _draw(s, rng, q):
 def _tens(s, rng, q):
     """Rule 4: each extra 10 goes under the stock and is replaced from the top,
     giving up after as many tries as the stock had cards."""
+    q &= SEAT_BITS
     if s[A_HANDS + q * K + TEN] > 1 and s[S_TENS] != 0:
         _swap_tens(s, rng, q)
 
@@ -262,6 +274,7 @@ def _tens(s, rng, q):
 @njit(**_CALL, **_INTERNAL)
 def _swap_tens(s, rng, q):
     """Rule 4's swaps (a hand with two 10s or more: rare, so called, not inlined)."""
+    q &= SEAT_BITS
     h = A_HANDS + q * K
     tries = s[S_STOCK_N]
     while s[h + TEN] > 1 and tries > 0:
@@ -278,6 +291,7 @@ def _swap_tens(s, rng, q):
 @njit(**_HOT, **_INTERNAL)
 def _draw_up(s, rng, q):
     """Rule 3: draw back up to a full hand; then the tens rule."""
+    q &= SEAT_BITS
     for _ in range(s[S_HAND_SIZE] - s[A_HAND_N + q]):
         if not _draw(s, rng, q):
             break
@@ -287,6 +301,7 @@ def _draw_up(s, rng, q):
 @njit(**_CALL, **_INTERNAL)
 def _random_card(s, rng, q):
     """A card taken at random from q's hand (uniform over cards, kinds ascending), or -1."""
+    q &= SEAT_BITS
     if s[A_HAND_N + q] == 0:
         return -1
     r = rand_below(rng, s[A_HAND_N + q])
@@ -380,7 +395,7 @@ def _allow(s, mask):
 def _legal_cards(s, p, must):
     """Rules 3, 12, 13: the kinds p may play (a 7, or a 6 that copies a 7, needs 4 cards on the
     pile); under an 8's name, that rank or the joker if p holds either."""
-    mask = s[A_HELD + p]
+    mask = s[A_HELD + (p & SEAT_BITS)]
     if must >= 0:
         named = mask & ((np.int64(1) << must) | (np.int64(1) << JOKER))
         if named != 0:
@@ -389,7 +404,7 @@ def _legal_cards(s, p, must):
     n = s[S_PILE_N]
     if n < SEVEN_MIN_PILE:
         mask &= _NOT_SEVEN
-        if n > 0 and s[A_EFF + n - 1] == SEVEN:
+        if n > 0 and s[np.uint64(A_EFF + n - 1)] == SEVEN:      # (unsigned: no wrap-around code)
             mask &= _NOT_SIX
     _allow(s, mask)
 
@@ -397,7 +412,7 @@ def _legal_cards(s, p, must):
 @njit(**_LEAF)
 def _legal_held(s, p):
     """Rule 16: any card in hand answers a duel."""
-    _allow(s, s[A_HELD + p])
+    _allow(s, s[A_HELD + (p & SEAT_BITS)])
 
 
 @njit(**_LEAF)
@@ -425,6 +440,7 @@ def _void(s, p, must):
     """Rule 13: p's first card under an 8's name was neither that rank nor the joker, so p
     held neither (an earlier such mask stays when p has gained no card since)."""
     mask = (np.int64(1) << must) | (np.int64(1) << JOKER)
+    p &= SEAT_BITS
     if s[A_FREE + p] == 0:
         mask |= s[A_VOID + p]
     s[A_VOID + p] = mask
@@ -441,6 +457,7 @@ def _single(s):
 @njit(**_CALL, **_INTERNAL)
 def _eliminate(s, c):
     """Rule 17: out; the hand goes under the stock, kinds ascending."""
+    c &= SEAT_BITS
     s[A_OUT + c] = s[S_OUTS]
     s[A_OUT_TURN + c] = s[S_TURNS]
     s[S_OUTS] += 1
@@ -455,6 +472,7 @@ def _eliminate(s, c):
 
 @njit(**_HOT, **_INTERNAL)
 def _hit(s, c, damage):
+    c &= SEAT_BITS
     s[A_POINTS + c] -= damage
     s[S_POINTS_LOST] += damage
     if s[A_POINTS + c] <= 0:
@@ -465,13 +483,14 @@ def _hit(s, c, damage):
 @njit(**_HOT, **_INTERNAL)
 def _play_card(s, p, card):
     """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
+    card &= KIND_BITS
     _give(s, p, card)
     i = s[S_PILE_N]
     eff = card
     if card == SIX and i > 0:
-        eff = s[A_EFF + i - 1]
-    s[A_PILE + i] = card
-    s[A_EFF + i] = eff
+        eff = s[np.uint64(A_EFF + i - 1)]           # (pile places unsigned: no wrap-around code)
+    s[np.uint64(A_PILE + i)] = card
+    s[np.uint64(A_EFF + i)] = eff
     s[A_PILE_COUNTS + card] += 1
     s[S_PILE_N] = i + 1
 
@@ -532,6 +551,7 @@ def _duel(s, p, eff):
 @njit(**_CALL, **_INTERNAL)
 def _four(s, rng, p):
     """Rule 9: the hand (kinds ascending) onto the stock, shuffle, draw a full hand."""
+    p &= SEAT_BITS
     h = A_HANDS + p * K
     pos = s[S_STOCK_N]
     held = s[A_HELD + p]
@@ -609,7 +629,7 @@ def _nine(s, rng, p, q):
 def _answer(s, card):
     """Rule 16: the answer goes onto the pile without its effect (a 6 is the duel card).
     Returns what it is worth, or -1 when it is a joker, whose name is asked now."""
-    b = s[S_ANSWERER]
+    b = s[S_ANSWERER] & SEAT_BITS     # (a seat: an answer is pending)
     if card < 0:                        # no card at all (never seen): worth 0
         return 0
     _give(s, b, card)
@@ -654,12 +674,13 @@ def _duel_end(s):
 def _resolve(s, rng, move):
     """The pending question's answer (``move``; -1 when nothing was possible) and its effect.
     Each effect has one call site here, so that the compiled engine holds one copy of it."""
-    s[A_ANSWERS + s[S_DECIDER] * N_DECISIONS + s[S_KIND]] = move   # the table saw it
+    # (a question is pending: its decider is a seat and its kind a decision, ranges told)
+    s[A_ANSWERS + (s[S_DECIDER] & SEAT_BITS) * N_DECISIONS + (s[S_KIND] & DECISION_BITS)] = move
     ph = s[S_PHASE]
-    p = s[S_CUR]
+    p = s[S_CUR] & SEAT_BITS
     if ph == PH_PLAY or ph == PH_EXTRA or ph == PH_NAME_JOKER:
         if ph == PH_NAME_JOKER:
-            s[A_EFF + s[S_PILE_N] - 1] = move       # rule 15: the joker is the rank named
+            s[np.uint64(A_EFF + s[S_PILE_N] - 1)] = move       # rule 15: the joker is the rank named
         else:
             must = -1
             if ph == PH_PLAY:                       # rule 13 binds the turn's first card only
@@ -675,7 +696,7 @@ def _resolve(s, rng, move):
                 _legal_names(s, must)
                 _ask(s, PH_NAME_JOKER, NAME, p, JOKER)
                 return
-        _effect(s, rng, p, s[A_EFF + s[S_PILE_N] - 1])
+        _effect(s, rng, p, s[np.uint64(A_EFF + s[S_PILE_N] - 1)])
     elif ph == PH_NAME_EIGHT:
         s[S_MUST] = move
         s[S_PHASE] = PH_END_TURN
@@ -687,7 +708,7 @@ def _resolve(s, rng, move):
         s[S_PHASE] = PH_END_TURN
     elif ph == PH_ANSWER or ph == PH_NAME_ANSWER:
         if ph == PH_NAME_ANSWER:
-            s[A_EFF + s[S_PILE_N] - 1] = move       # a joker answer is the rank named
+            s[np.uint64(A_EFF + s[S_PILE_N] - 1)] = move       # a joker answer is the rank named
             value = _VALUE[move]
         else:
             value = _answer(s, move)
@@ -721,7 +742,7 @@ def step(s, rng, kind, move):
                 _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
                 continue
             if ph == PH_END_TURN:                       # rule 3, rule 7
-                p = s[S_CUR]
+                p = s[S_CUR] & SEAT_BITS
                 _draw_up(s, rng, p)
                 q = _next(s, s[S_N], p, s[S_DIRECTION])
                 if s[S_SKIP] != 0:

@@ -28,6 +28,15 @@ from simcards.games.bombs_away.rules import DECK, MAX_PLAYERS, N_DECISIONS, N_KI
 from simcards.layout import Layout
 
 K = N_KINDS
+#: Seats are 0..MAX_PLAYERS - 1 and kinds 0..K - 1: read as ``seat & SEAT_BITS`` and
+#: ``kind & KIND_BITS`` where they are known to be one (no value changes), they tell numba that
+#: an index s[X + seat * K + kind] is not negative, and it leaves out the wrap-around code (a
+#: compare and a select per access; about a tenth of the engine's instructions, issue 13).
+SEAT_BITS = 7
+KIND_BITS = 15
+DECISION_BITS = 7           # (and a decision's number, 0..N_DECISIONS - 1)
+for _bits, _top in ((SEAT_BITS, MAX_PLAYERS - 1), (KIND_BITS, K - 1), (DECISION_BITS, N_DECISIONS - 1)):
+    assert _top <= _bits and _bits & (_bits + 1) == 0
 ROOM = DECK + 1          # the stock, the pile: the deck and one spare place (the tens rule
                          # shifts the stock up by one before it takes its top card)
 
