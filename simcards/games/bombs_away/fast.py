@@ -162,7 +162,7 @@ def _refill(s, rng):
     if m <= 0:
         return
     for i in range(m):
-        k = s[A_PILE + i]
+        k = s[A_PILE + i] & KIND_BITS           # (a kind, its range told: no wrap-around code)
         s[A_STOCK + i] = k
         s[A_PILE_COUNTS + k] -= 1
     s[A_PILE] = s[A_PILE + m]
@@ -204,10 +204,10 @@ def _unknow(s, q, k):
     """A card of kind k left q's hand: every seat's count of q's kind-k cards, one less."""
     q &= SEAT_BITS
     k &= KIND_BITS
-    i = A_KNOWN + q * K + k
+    i = np.uint64(A_KNOWN + q * K + k)         # (places unsigned: no wrap-around code)
     for _ in range(s[S_N]):
         s[i] -= np.int64(s[i] > 0)
-        i += KNOWN_ROW
+        i += np.uint64(KNOWN_ROW)
 
 
 @njit(**_LEAF)
@@ -233,9 +233,9 @@ def _forget(s, q, keep1, keep2):
             i = A_KNOWN + o * KNOWN_ROW + q * K
             kinds = kinds_q
             while kinds != 0:
-                k = lowest_bit(kinds)
+                at = np.uint64(i + lowest_bit(kinds))     # (unsigned: no wrap-around code)
                 kinds &= kinds - 1
-                s[i + k] -= np.int64(s[i + k] > 0)
+                s[at] -= np.int64(s[at] > 0)
 
 
 @njit(**_CALL, **_INTERNAL)
@@ -245,7 +245,7 @@ def _clear_knowledge(s, q):
     for o in range(s[S_N]):
         i = A_KNOWN + o * KNOWN_ROW + q * K
         for k in range(K):
-            s[i + k] = 0
+            s[np.uint64(i + k)] = 0                 # (unsigned: no wrap-around code)
     s[A_KNOWN_KINDS + q] = 0
     s[A_VOID + q] = 0
     s[A_FREE + q] = 0
@@ -480,11 +480,10 @@ def _hit(s, c, damage):
 
 
 # ------------------------------------------------------------------ effects
-@njit(**_HOT, **_INTERNAL)
-def _play_card(s, p, card):
-    """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
-    card &= KIND_BITS
-    _give(s, p, card)
+@njit(**_LEAF)
+def _onto_pile(s, card):
+    """A card (a kind) onto the pile; returns what it counts as there: a 6 counts as the card it
+    lies on (rules 11, 16), as a 6 on an empty pile."""
     i = s[S_PILE_N]
     eff = card
     if card == SIX and i > 0:
@@ -493,6 +492,15 @@ def _play_card(s, p, card):
     s[np.uint64(A_EFF + i)] = eff
     s[A_PILE_COUNTS + card] += 1
     s[S_PILE_N] = i + 1
+    return eff
+
+
+@njit(**_HOT, **_INTERNAL)
+def _play_card(s, p, card):
+    """Rule 3: the card goes onto the pile; a 6 is what it is played on (rule 11)."""
+    card &= KIND_BITS
+    _give(s, p, card)
+    _onto_pile(s, card)
 
 
 @njit(**_HOT, **_INTERNAL)
@@ -559,7 +567,7 @@ def _four(s, rng, p):
         k = lowest_bit(held)
         held &= held - 1
         for _ in range(s[h + k]):
-            s[A_STOCK + pos] = k
+            s[np.uint64(A_STOCK + pos)] = k         # (unsigned: no wrap-around code)
             pos += 1
         s[h + k] = 0
     s[A_HAND_N + p] = 0
@@ -579,11 +587,12 @@ def _seven(s, rng):
     lo = s[S_PILE_N] - SEVEN_TAKES
     pos = s[S_STOCK_N]
     for i in range(lo, s[S_PILE_N]):
-        k = s[A_PILE + i]
-        s[A_STOCK + pos] = k
+        at = np.uint64(A_PILE + i)              # (places unsigned, the kind's range told:
+        k = s[at] & KIND_BITS                   # no wrap-around code)
+        s[np.uint64(A_STOCK + pos)] = k
         s[A_PILE_COUNTS + k] -= 1
-        s[A_PILE + i] = 0
-        s[A_EFF + i] = 0
+        s[at] = 0
+        s[np.uint64(A_EFF + i)] = 0
         pos += 1
     s[S_PILE_N] = lo
     s[S_STOCK_N] = pos
@@ -632,18 +641,14 @@ def _answer(s, card):
     b = s[S_ANSWERER] & SEAT_BITS     # (a seat: an answer is pending)
     if card < 0:                        # no card at all (never seen): worth 0
         return 0
+    card &= KIND_BITS
     _give(s, b, card)
-    i = s[S_PILE_N]
-    eff = s[A_EFF + i - 1] if card == SIX else card
-    s[A_PILE + i] = card
-    s[A_EFF + i] = eff
-    s[A_PILE_COUNTS + card] += 1
-    s[S_PILE_N] = i + 1
+    eff = _onto_pile(s, card)           # (the duel card lies there: a 6 copies it)
     if card == JOKER:
         _legal_names(s, -1)
         _ask(s, PH_NAME_ANSWER, NAME, b, JOKER)
         return -1
-    return _VALUE[eff]
+    return _VALUE[eff & KIND_BITS]
 
 
 @njit(**_LEAF)
@@ -709,7 +714,7 @@ def _resolve(s, rng, move):
     elif ph == PH_ANSWER or ph == PH_NAME_ANSWER:
         if ph == PH_NAME_ANSWER:
             s[np.uint64(A_EFF + s[S_PILE_N] - 1)] = move       # a joker answer is the rank named
-            value = _VALUE[move]
+            value = _VALUE[move & KIND_BITS]
         else:
             value = _answer(s, move)
             if value < 0:                           # a joker: its name is asked first
@@ -731,16 +736,8 @@ def step(s, rng, kind, move):
     while True:
         if kind < 0:                                    # no answer in hand: see where we are
             ph = s[S_PHASE]
-            if ph == PH_TURN:
-                if s[S_TURNS] >= s[S_TURN_CAP]:             # rule 18
-                    s[S_OVER] = 1
-                    s[S_UNFINISHED] = 1
-                    s[S_PHASE] = PH_OVER
-                    continue
-                s[S_TURNS] += 1
-                _legal_cards(s, s[S_CUR], s[S_MUST])
-                _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
-                continue
+            # a turn's end goes straight on to the next turn, and a turn's start to its question,
+            # without another round of this loop (which dispatched on the phase once more)
             if ph == PH_END_TURN:                       # rule 3, rule 7
                 p = s[S_CUR] & SEAT_BITS
                 _draw_up(s, rng, p)
@@ -750,12 +747,20 @@ def step(s, rng, kind, move):
                     q = _next(s, s[S_N], q, s[S_DIRECTION])
                 s[S_CUR] = q
                 s[S_PHASE] = PH_TURN
-                continue
-            if ph == PH_EXTRA_START:
+                ph = PH_TURN
+            if ph == PH_TURN:
+                if s[S_TURNS] >= s[S_TURN_CAP]:             # rule 18
+                    s[S_OVER] = 1
+                    s[S_UNFINISHED] = 1
+                    s[S_PHASE] = PH_OVER
+                    continue
+                s[S_TURNS] += 1
+                _legal_cards(s, s[S_CUR], s[S_MUST])
+                _ask(s, PH_PLAY, PLAY, s[S_CUR], -1)
+            elif ph == PH_EXTRA_START:
                 _legal_cards(s, s[S_CUR], _NONE)
                 _ask(s, PH_EXTRA, EXTRA, s[S_CUR], ACE)
-                continue
-            if ph == PH_OVER:
+            elif ph == PH_OVER:
                 s[S_KIND] = -1
                 s[S_DECIDER] = -1
                 s[S_ASKING] = -1
@@ -778,12 +783,13 @@ def advance(s, rng):
 
 @njit(**_LEAF)
 def decider(s):
-    return s[S_DECIDER]
+    """The seat the pending question asks (called only while one is pending), its range told."""
+    return s[S_DECIDER] & SEAT_BITS
 
 
 @njit(**_LEAF)
 def _view(s):
-    return View(s, s[S_DECIDER])
+    return View(s, decider(s))
 
 
 @njit(**_LEAF)
