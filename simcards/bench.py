@@ -130,6 +130,11 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         simulate(threads, 64)
     play_reference(game, batch.strategies, seed, 0, batch=batch)
 
+    # the kernel's games once untimed too: the first large arrays a process writes cost this
+    # machine its first touch of fresh memory (a third more time some hours), which made this
+    # row, timed first, slower than simulate's, frame and all (bench_against times the kernel
+    # after simulate, and the release's figures were timed that way)
+    run_records(batch, games, threads=1)
     (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=1))
     steps = int(game_out[:, col].sum())        # the same games in every fast row
     kernel_row = {"engine": KERNEL_1, "games": games, "seconds": wall, "cpu_seconds": cpu, "steps": steps}
