@@ -31,7 +31,8 @@ numba guards every ``s[i]`` whose index it cannot prove non-negative with a comp
 select (negative indices count from the end). So a seat or a kind known to be one is read with
 its range told (``q &= SEAT_BITS``, ``k &= KIND_BITS``: no value changes, view.py), and a place in
 the pile, the stock or the knowledge rows is indexed unsigned (``s[np.uint64(A_PILE + i)]``):
-callgrind counted 848 instructions a turn before, 726 after (issue 13).
+callgrind counted 848 instructions a turn before, 726 after, and 630 once ``step`` ran a turn's
+end on into the next turn's question (issue 13).
 
 How it is compiled (one of three decorators on every function; docs/rules/bombs-away.md,
 "Engine notes", has the measurements):
