@@ -138,10 +138,10 @@ def shuffle_top_ahead(a, lo, n, k, state, draws):
     """``shuffle_top(a, lo, n, k, state)``: the same cards in the top k places from the same
     numbers, in about half the time. Every draw is computed first, in a loop the compiler runs
     on SIMD lanes, into the int64 array ``draws`` (k of them; a view of another part of ``a``
-    will do: a 32-bit draw times n < 2**31 fits), taking for granted that Lemire's method
-    rejects none; the swaps follow. The first draw that might be rejected (odds below
-    n / 2**32) hands over to ``shuffle_top`` from that position, so the numbers are exactly
-    its.
+    will do: a 32-bit draw times n < 2**31 fits), noting on the way whether Lemire's method might
+    reject any of them; when none can, the swaps follow with no test each. Otherwise (odds below
+    k * n / 2**32) ``shuffle_top`` does the whole shuffle from the same state, so the numbers are
+    exactly its either way.
 
     Indices are typed unsigned (``lo >= 0``, and every position and draw is): numba then
     leaves out the negative-index wrap-around, a compare and a select per access, which was
@@ -153,26 +153,12 @@ def shuffle_top_ahead(a, lo, n, k, state, draws):
         m = (z >> _S32) * np.uint64(n - t)
         draws[np.uint64(t)] = np.int64(m)
         maybe |= np.uint64((m & _LOW32) < np.uint64(n - t))
-    if maybe == 0:
-        # the usual case (odds of a possible rejection below k * n / 2**32): the swaps alone,
-        # with no test each (a fifth fewer instructions in a deck's shuffle)
-        for t in range(k):
-            hi = np.uint64(lo + n - 1 - t)
-            j = np.uint64(lo + (draws[np.uint64(t)] >> 32))
-            x = a[hi]
-            a[hi] = a[j]
-            a[j] = x
-        state[0] = x0 + np.uint64(k) * _U_GOLDEN
+    if maybe != 0:                  # the exact loop, from the start
+        shuffle_top(a, lo, n, k, state)
         return
     for t in range(k):
-        i = n - 1 - t
-        m = draws[np.uint64(t)]
-        if m & 0xFFFFFFFF < i + 1:  # maybe rejected: the exact loop from here
-            state[0] = x0 + np.uint64(t) * _U_GOLDEN
-            shuffle_top(a, lo, i + 1, k - t, state)
-            return
-        hi = np.uint64(lo + i)
-        j = np.uint64(lo + (m >> 32))
+        hi = np.uint64(lo + n - 1 - t)
+        j = np.uint64(lo + (draws[np.uint64(t)] >> 32))
         x = a[hi]
         a[hi] = a[j]
         a[j] = x
