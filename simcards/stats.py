@@ -123,6 +123,38 @@ def _sorted_runs(outer, inner):
     return runs
 
 
+@njit(**NJIT_OPTIONS, cache=True)
+def _sorted_deal_mean_sums(deal, group, group_low, weights, scratch_counts, scratch_sums, sums, deals):
+    """``deal_mean_totals`` in one read of rows sorted by deal: per group, ``sums`` adds up
+    its deal means and ``deals`` counts its deals. Returns False (totals left partial) at the
+    first row whose deal is below the one before: the caller then takes the grid.
+
+    A deal's rows are added in row order, as ``_bin_sums`` adds them, so every deal mean is
+    the grid's to the last bit; the means are added deal by deal. A fixed-seat run of 10**7
+    games wrote a (group, deal) grid of 160 MB for this and read it back: 0.8 s of serial time
+    after the games, against 0.1 s here (issue 13)."""
+    n_groups = scratch_counts.shape[0]
+    n = deal.shape[0]
+    start = 0
+    while start < n:
+        stop = start
+        while stop < n and deal[stop] == deal[start]:
+            g = np.int64(group[stop]) - group_low
+            scratch_counts[g] += 1
+            scratch_sums[g] += weights[stop]
+            stop += 1
+        if stop < n and deal[stop] < deal[start]:
+            return False
+        for g in range(n_groups):
+            if scratch_counts[g] != 0:
+                sums[g] += scratch_sums[g] / scratch_counts[g]
+                deals[g] += 1
+                scratch_counts[g] = 0
+                scratch_sums[g] = 0.0
+        start = stop
+    return True
+
+
 def _flat_index(codes: list[np.ndarray], sizes: list[int], lows: list[int]) -> np.ndarray:
     """Each row's cell in the grid of its keys' dense codes (np.ravel_multi_index of the codes
     less their offsets), one compiled pass per key over the columns as they are. Written out
@@ -215,7 +247,11 @@ def deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str = "game
 
     A fixed-seat run's summary needs only these totals. Building the per-deal index first
     costs 0.44 s on a million-game frame (pandas' groupby, used before, 1.2-2 s), serial time
-    after every `simcards run`; dense keys sum in a (group, deal) table instead."""
+    after every `simcards run`; dense keys sum in a (group, deal) table instead, and a frame
+    sorted by deal (every frame simcards writes) in one read of its rows."""
+    sorted_totals = _sorted_deal_mean_totals(frame, value, by, deal)
+    if sorted_totals is not None:
+        return sorted_totals
     dense = _dense_sums(frame, value, [by, deal])
     if dense is None:
         return deal_means(frame, value, [by], (deal,)).groupby(level=by, observed=True).agg(["sum", "count"])
@@ -226,6 +262,25 @@ def deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str = "game
     seen = np.flatnonzero(deals)
     return pd.DataFrame({"sum": means.sum(axis=1)[seen], "count": deals[seen]},
                         index=pd.Index(_key_values(frame[by], seen, lows[0]), name=by))
+
+
+def _sorted_deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str):
+    """``deal_mean_totals`` of a frame sorted by ``deal`` (as simcards writes it), in one read
+    of its rows (``_sorted_deal_mean_sums``); None where ``by`` has no dense codes, the deal is
+    not an integer column or the rows are not sorted by it."""
+    codes = _key_codes(frame, [by])
+    col = frame[deal]
+    if codes is None or not len(frame) or not isinstance(col.dtype, np.dtype) or col.dtype.kind not in "iu":
+        return None
+    (group,), (size,), (low,) = codes
+    sums = np.zeros(size, np.float64)
+    deals = np.zeros(size, np.int64)
+    if not _sorted_deal_mean_sums(col.to_numpy(), group, low, frame[value].to_numpy(np.float64),
+                                  np.zeros(size, np.int64), np.zeros(size, np.float64), sums, deals):
+        return None
+    seen = np.flatnonzero(deals)
+    return pd.DataFrame({"sum": sums[seen], "count": deals[seen]},
+                        index=pd.Index(_key_values(frame[by], seen, low), name=by))
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,

@@ -187,6 +187,33 @@ def test_deal_mean_totals_equals_pandas_groupby(by):
     pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-13)
 
 
+@pytest.mark.parametrize("by", ["strategy", "seat"])
+def test_deal_mean_totals_of_a_frame_sorted_by_deal_read_once(by):
+    """A frame sorted by game (as simcards writes it) takes the one-pass route: the same sums
+    and counts as pandas', and every deal mean as the grid's (shares of 1/3 and 1/7, which
+    round differently in another order of addition)."""
+    from simcards.stats import _sorted_deal_mean_totals
+    rng = np.random.default_rng(14)
+    n = 6000
+    frame = pd.DataFrame({
+        "game": np.sort(rng.integers(5, 900, n)),
+        "seat": rng.integers(0, 5, n).astype(np.int8),
+        "strategy": pd.Categorical(rng.choice(["b", "a", "c"], n, p=[0.6, 0.3, 0.1]),
+                                   categories=["c", "b", "a", "unused"]),
+        "win_share": rng.choice([0.0, 1 / 3, 1 / 7, 1.0], n),
+    })
+    got = _sorted_deal_mean_totals(frame, "win_share", by, "game")
+    assert got is not None, "a frame sorted by game is read in one pass"
+    want = (frame.groupby([by, "game"], observed=True)["win_share"].mean()
+            .groupby(level=by, observed=True).agg(["sum", "count"]))
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-13)
+    pd.testing.assert_frame_equal(deal_mean_totals(frame, "win_share", by), got)
+    shuffled = frame.iloc[rng.permutation(n)]
+    assert _sorted_deal_mean_totals(shuffled, "win_share", by, "game") is None, "unsorted: the grid"
+    pd.testing.assert_frame_equal(deal_mean_totals(shuffled, "win_share", by), want,
+                                  check_exact=False, rtol=1e-13)
+
+
 @pytest.mark.parametrize("keys", [["game"], ["strategy", "game"], ["order", "strategy", "game"]])
 def test_dense_sums_add_in_bincounts_order_to_the_last_bit(keys):
     """The compiled grid sums (stats._dense_sums) are np.bincount's over np.ravel_multi_index,
