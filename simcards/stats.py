@@ -124,15 +124,18 @@ def _sorted_runs(outer, inner):
 
 
 @njit(**NJIT_OPTIONS, cache=True)
-def _sorted_deal_mean_sums(deal, group, group_low, weights, scratch_counts, scratch_sums, sums, deals):
-    """``deal_mean_totals`` in one read of rows sorted by deal: per group, ``sums`` adds up
-    its deal means and ``deals`` counts its deals. Returns False (totals left partial) at the
-    first row whose deal is below the one before: the caller then takes the grid.
+def _sorted_deal_means(deal, deal_low, group, group_low, weights, scratch_counts, scratch_sums, means,
+                       deals):
+    """Every (group, deal) mean of a frame's rows sorted by deal, in one read of them, into
+    ``means[group - group_low, deal - deal_low]`` (a zeroed grid: a cell without rows stays 0,
+    as in ``deal_mean_totals``' grid), and each group's number of deals into ``deals``. Returns
+    False, the grid partial, at the first row whose deal is below the one before, or at a deal
+    past the grid (which spans the first row's deal to the last's): the caller then takes the
+    other route.
 
-    A deal's rows are added in row order, as ``_bin_sums`` adds them, so every deal mean is
-    the grid's to the last bit; the means are added deal by deal. A fixed-seat run of 10**7
-    games wrote a (group, deal) grid of 160 MB for this and read it back: 0.8 s of serial time
-    after the games, against 0.1 s here (issue 13)."""
+    A deal's rows are added in row order, as ``_bin_sums`` adds them, and divided as the grid
+    divides them: the same means to the last bit, without the grid of counts and sums (a
+    fixed-seat run of 10**7 games wrote 160 MB of them and read them back, issue 13)."""
     n_groups = scratch_counts.shape[0]
     n = deal.shape[0]
     start = 0
@@ -145,9 +148,12 @@ def _sorted_deal_mean_sums(deal, group, group_low, weights, scratch_counts, scra
             stop += 1
         if stop < n and deal[stop] < deal[start]:
             return False
+        d = np.int64(deal[start]) - deal_low
+        if d >= means.shape[1]:                 # above the last row's deal: not sorted
+            return False
         for g in range(n_groups):
             if scratch_counts[g] != 0:
-                sums[g] += scratch_sums[g] / scratch_counts[g]
+                means[g, d] = scratch_sums[g] / scratch_counts[g]
                 deals[g] += 1
                 scratch_counts[g] = 0
                 scratch_sums[g] = 0.0
@@ -265,22 +271,33 @@ def deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str = "game
 
 
 def _sorted_deal_mean_totals(frame: pd.DataFrame, value: str, by: str, deal: str):
-    """``deal_mean_totals`` of a frame sorted by ``deal`` (as simcards writes it), in one read
-    of its rows (``_sorted_deal_mean_sums``); None where ``by`` has no dense codes, the deal is
-    not an integer column or the rows are not sorted by it."""
+    """``deal_mean_totals`` of a frame sorted by ``deal`` (every frame simcards writes): the
+    deal means written in one read of its rows (``_sorted_deal_means``), then summed per group
+    as the grid route sums them (NumPy's sum over the same grid of means, zeros where a group
+    has no rows): the same totals to the last bit. None where ``by`` has no dense codes, the
+    deal is not an integer column, the grid would be much larger than the frame (as
+    ``_dense_codes`` decides) or the rows are not sorted by deal."""
     codes = _key_codes(frame, [by])
     col = frame[deal]
     if codes is None or not len(frame) or not isinstance(col.dtype, np.dtype) or col.dtype.kind not in "iu":
         return None
-    (group,), (size,), (low,) = codes
-    sums = np.zeros(size, np.float64)
-    deals = np.zeros(size, np.int64)
-    if not _sorted_deal_mean_sums(col.to_numpy(), group, low, frame[value].to_numpy(np.float64),
-                                  np.zeros(size, np.int64), np.zeros(size, np.float64), sums, deals):
+    (group,), (n_groups,), (group_low,) = codes
+    deal_codes = col.to_numpy()
+    # sorted, the deals run from the first row's to the last's: the grid's range without a
+    # read of the column for its least and greatest values (checked in the pass: unsorted
+    # rows return False before a cell outside it is written)
+    deal_low = int(deal_codes[0])
+    sizes = (n_groups, int(deal_codes[-1]) - deal_low + 1)
+    if sizes[1] < 1 or float(sizes[0]) * sizes[1] > 4 * len(frame) + 1024:
         return None
-    seen = np.flatnonzero(deals)
-    return pd.DataFrame({"sum": sums[seen], "count": deals[seen]},
-                        index=pd.Index(_key_values(frame[by], seen, low), name=by))
+    means = np.zeros(sizes)
+    counts = np.zeros(sizes[0], np.int64)
+    if not _sorted_deal_means(deal_codes, deal_low, group, group_low, frame[value].to_numpy(np.float64),
+                              np.zeros(sizes[0], np.int64), np.zeros(sizes[0]), means, counts):
+        return None
+    seen = np.flatnonzero(counts)
+    return pd.DataFrame({"sum": means.sum(axis=1)[seen], "count": counts[seen]},
+                        index=pd.Index(_key_values(frame[by], seen, group_low), name=by))
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
