@@ -190,10 +190,10 @@ def test_deal_mean_totals_equals_pandas_groupby(by):
 @pytest.mark.parametrize("by", ["strategy", "seat"])
 def test_deal_mean_totals_of_a_frame_sorted_by_deal_read_once(by):
     """A frame sorted by game (as simcards writes it) takes the one-pass route: the grid
-    route's totals to the last bit (shares of 1/3 and 1/7, which round differently in another
-    order of addition; deals missing from the range and groups missing from deals), and
-    pandas' sums and counts."""
-    from simcards.stats import _dense_sums, _sorted_deal_mean_totals
+    route's means to the last bit (shares of 1/3 and 1/7, which round differently in another
+    order of addition; deals missing from the range and groups missing from deals), so the
+    same totals, and pandas' sums and counts."""
+    from simcards.stats import _dense_sums, _sorted_deal_mean_grid
     rng = np.random.default_rng(14)
     n = 6000
     frame = pd.DataFrame({
@@ -203,35 +203,34 @@ def test_deal_mean_totals_of_a_frame_sorted_by_deal_read_once(by):
                                    categories=["c", "b", "a", "unused"]),
         "win_share": rng.choice([0.0, 1 / 3, 1 / 7, 1.0], n),
     })
-    got = _sorted_deal_mean_totals(frame, "win_share", by, "game")
-    assert got is not None, "a frame sorted by game is read in one pass"
-    # the grid route, as deal_mean_totals takes it for an unsorted frame
+    grid = _sorted_deal_mean_grid(frame, "win_share", by, "game")
+    assert grid is not None, "a frame sorted by game is read in one pass"
+    means, deals, _ = grid
+    # the grid of counts and sums, as deal_mean_totals divides it on the other route
     counts, sums, sizes, _ = _dense_sums(frame, "win_share", [by, "game"])
-    means = np.divide(sums, counts, out=np.zeros(sizes), where=counts > 0)
-    deals = (counts > 0).sum(axis=1)
-    assert np.array_equal(got["sum"].to_numpy(), means.sum(axis=1)[deals > 0])
-    assert np.array_equal(got["count"].to_numpy(), deals[deals > 0])
+    assert np.array_equal(means, np.divide(sums, counts, out=np.zeros(sizes), where=counts > 0))
+    assert np.array_equal(deals, (counts > 0).sum(axis=1))
     want = (frame.groupby([by, "game"], observed=True)["win_share"].mean()
             .groupby(level=by, observed=True).agg(["sum", "count"]))
+    got = deal_mean_totals(frame, "win_share", by)
     pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-13)
-    pd.testing.assert_frame_equal(deal_mean_totals(frame, "win_share", by), got, check_exact=True)
     shuffled = frame.iloc[rng.permutation(n)]
-    assert _sorted_deal_mean_totals(shuffled, "win_share", by, "game") is None, "unsorted: the grid"
+    assert _sorted_deal_mean_grid(shuffled, "win_share", by, "game") is None, "unsorted: the grid"
+    pd.testing.assert_frame_equal(deal_mean_totals(shuffled, "win_share", by), want,
+                                  check_exact=False, rtol=1e-13)
 
     # sorted but for a middle row moved to the end: the grid spans the first row's deal to that
     # row's, and the pass meets the deals above it before any row below the one before it. It
     # must refuse them, not write past the grid (the pure-Python pass would raise IndexError).
     from simcards.stats import _sorted_deal_means
     late = frame.iloc[np.r_[np.arange(n // 2), np.arange(n // 2 + 1, n), n // 2]]
-    assert _sorted_deal_mean_totals(late, "win_share", by, "game") is None
-    deals = late["game"].to_numpy()
-    span = int(deals[-1] - deals[0]) + 1
+    assert _sorted_deal_mean_grid(late, "win_share", by, "game") is None
+    games = late["game"].to_numpy()
+    span = int(games[-1] - games[0]) + 1
     codes = late[by].cat.codes.to_numpy() if by == "strategy" else late[by].to_numpy()
     assert not _sorted_deal_means.py_func(
-        deals, int(deals[0]), codes, 0, late["win_share"].to_numpy(), np.zeros(5, np.int64),
+        games, int(games[0]), codes, 0, late["win_share"].to_numpy(), np.zeros(5, np.int64),
         np.zeros(5), np.zeros((5, span)), np.zeros(5, np.int64))
-    pd.testing.assert_frame_equal(deal_mean_totals(shuffled, "win_share", by), want,
-                                  check_exact=False, rtol=1e-13)
 
 
 @pytest.mark.parametrize("keys", [["game"], ["strategy", "game"], ["order", "strategy", "game"]])
