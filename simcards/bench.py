@@ -8,11 +8,13 @@ The yardstick of both is the previous release's figures on the project's machine
 readable reference engine is timed for information only, since it is written to be read, not
 to be fast.
 
-For Five Alive with ``high_first`` in every seat a second yardstick is timed in the same run:
-a tight single-threaded C program that plays exactly the same games (simcards.yardstick),
-compiled with the system C compiler on this machine. Issue 13's target is ``simulate`` on one
-core at most 1.5x its CPU time per turn; ``c_ratio`` is that ratio. Other line-ups have no C
-yardstick (``c_note`` says so, as it says when no C compiler is found).
+For Five Alive with ``high_first`` and Thirty-One with ``greedy`` in every seat a second
+yardstick is timed in the same run: a tight single-threaded C program that plays exactly the
+same games (simcards.yardstick), compiled with the system C compiler on this machine.
+``c_ratio`` is ``simulate``'s CPU time per turn on one core over the C's, ``c_kernel_ratio`` the
+kernel alone's; issue 13's target for Five Alive is a ``c_ratio`` of at most 1.5 (``c_target``),
+and for Thirty-One the C is information: how far the engine is from what one core can do. Other
+line-ups have no C yardstick (``c_note`` says so, as it says when no C compiler is found).
 
 Wall-clock figures measure the machine as well as the engine: on a shared or busy machine
 compare the CPU-time figures (per core), which the load of other processes changes much less.
@@ -27,10 +29,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from simcards import yardstick
 from simcards.batch import prepare
 from simcards.bench_release import previous
 from simcards.kernels import STATUS_SIZE
 from simcards.config import default_threads
+from simcards.errors import SimcardsError
 from simcards.replay import play_reference
 from simcards.runner import RunSpec, ThreadBackend, execute, run_records
 
@@ -46,8 +50,6 @@ print(time.perf_counter() - t)
 SIMULATE_1 = "simulate, 1 core"
 #: The C yardstick's row (simcards.yardstick: cc -O3 -march=native, one process).
 TIGHT_C = "tight C (cc -O3), 1 core"
-#: Issue 13's target: simulate on one core at most this many times the C's CPU time per turn.
-C_TARGET = 1.5
 #: Games whose decisions are counted (a replay of each), for decisions per second.
 DECISION_SAMPLE = 1000
 KERNEL_1 = "kernel only, 1 core"
@@ -82,18 +84,19 @@ def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence
     games, seed
         Games 0..games-1 of the seed, as the other rows play them.
     """
-    from simcards import yardstick
-    builtin = f"simcards_strategies.five_alive.{yardstick.STRATEGY}"
-    if (game != yardstick.GAME or any(s != yardstick.STRATEGY for s in strategies)
+    stick = yardstick.YARDSTICKS.get(game)
+    builtin = f"simcards_strategies.{game.replace('-', '_')}.{stick.strategy}" if stick else ""
+    if (stick is None or any(s != stick.strategy for s in strategies)
             or any(m != builtin for m in strategy_modules)):
-        return None, (f"no C yardstick for this line-up (only {yardstick.GAME} with the built-in "
-                      f"{yardstick.STRATEGY} in every seat)")
+        return None, ("no C yardstick for this line-up (only " + ", ".join(
+            f"{y.game} with the built-in {y.strategy}" for y in yardstick.YARDSTICKS.values())
+            + " in every seat)")
     try:
-        c = yardstick.run(games, seed, len(strategies))
-    except yardstick.YardstickUnavailable as exc:
+        c = yardstick.run(games, seed, len(strategies), game)
+    except (yardstick.YardstickUnavailable, SimcardsError) as exc:
         return None, f"no C yardstick: {exc}"
     return ({"engine": TIGHT_C, "games": c.games, "seconds": c.seconds, "cpu_seconds": c.cpu_seconds,
-             "steps": c.turns}, f"C built with {yardstick.compiler()} {' '.join(yardstick.FLAGS)}")
+             "steps": c.steps}, f"C built with {yardstick.compiler()} {' '.join(yardstick.FLAGS)}")
 
 
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
@@ -112,7 +115,8 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         has one (``TIGHT_C``: it plays the same games, so it counts the same steps);
         ``c_ratio``, simulate's CPU ns per step on one core over the C's (None without a C
         row) and ``c_note`` (the compiler, or why there is no C row); the step ``unit``, and
-        the load of the machine."""
+        the load of the machine. ``c_kernel_ratio``: the kernel alone's over the C's;
+        ``c_target``: issue 13's bound on ``c_ratio`` for the game, or None."""
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     col = list(batch.spec.game_columns).index(batch.spec.step_column)
     t = time.perf_counter()
@@ -176,7 +180,10 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         row["vs_previous"] = was / row["cpu_ns_per_step"] if was else None
     one_core = rows[0]
     c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
-    return {"rows": rows, "c_ratio": c_ratio, "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
+    c_kernel_ratio = kernel_row["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
+    c_target = yardstick.YARDSTICKS[game].target if c_row is not None else None
+    return {"rows": rows, "c_ratio": c_ratio, "c_kernel_ratio": c_kernel_ratio, "c_target": c_target,
+            "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
             "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],
             "cpu_ms_per_decision": one_core["cpu_seconds"] / (one_core["games"] * decisions) * 1e3, "unit": batch.spec.step_column.rstrip("s"),
             "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,

@@ -363,9 +363,9 @@ def bench_cmd(
     """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
     and of the kernel alone (records, no frame) on one core, both against the previous release;
     the reference engine for information.
-    Five Alive with high_first in every seat also times a tight C program playing the same games,
-    built here with the system C compiler: issue 13's target is simulate on one core at most
-    1.5x its CPU time per turn. With --against, this code and another checkout are timed side
+    Five Alive with high_first and Thirty-One with greedy in every seat also time a tight C
+    program playing the same games, built here with the system C compiler: issue 13's target for
+    Five Alive is simulate on one core at most 1.5x its CPU time per turn. With --against, this code and another checkout are timed side
     by side instead (simulate, one core, CPU time): the machine's drift then cancels out."""
     from simcards.bench import bench
     from simcards.bench_release import MACHINE, RELEASE
@@ -390,11 +390,13 @@ def bench_cmd(
     out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
               f"games), {result['decisions_per_s']:,.0f} per second on one core, "
               f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
-    from simcards.bench import C_TARGET, SIMULATE_1
+    from simcards.bench import KERNEL_1, SIMULATE_1
     if result["c_ratio"] is not None:
-        target = f"target {C_TARGET}x" + ("" if players == 4 else " at 4 players")   # issue 13's line-up
+        target = (f"target {result['c_target']}x" + ("" if players == 4 else " at 4 players")  # issue 13's line-up
+                  if result["c_target"] else "no target: the C is information")
         out.print(f"{SIMULATE_1} is {result['c_ratio']:.2f}x the C per {unit} ({target}), "
-                  f"CPU time; {result['c_note']}", highlight=False)
+                  f"{KERNEL_1} {result['c_kernel_ratio']:.2f}x, CPU time; {result['c_note']}",
+                  highlight=False)
     else:
         out.print(result["c_note"], highlight=False)
     out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "

@@ -2,18 +2,20 @@
 
 Issue 13 sets Five Alive's speed target against a tight single-threaded C implementation
 (4 players, every seat ``high_first``: at most 1.5x its time per turn). Machines differ, so a
-figure measured elsewhere says little: ``simcards bench`` compiles ``five_alive.c`` (shipped
-beside this module) with the system C compiler and times it on the same machine, in the same
-run, as the engine.
+figure measured elsewhere says little: ``simcards bench`` compiles the game's C program
+(shipped beside this module) with the system C compiler and times it on the same machine, in
+the same run, as the engine. Thirty-One (every seat ``greedy``) has one too, for information:
+its target is against the previous release, and the C tells how far the engine is from what
+the machine can do at all.
 
-The C program plays exactly the games of
-``simcards.simulate("five-alive", ["high_first"] * players, games, seed=seed)`` (default
-rules): the same generator streams, deals, shuffles and choices; ``games_played`` returns its
-per-game results for tests to hold against the frame. It is written for speed, not to mirror
-the engine's structure (bit masks of held kinds, everything inlined, nothing allocated per
-game); only the random sequence is the engine's.
+Each C program plays exactly the games of
+``simcards.simulate(game, [strategy] * players, games, seed=seed)`` (default rules): the same
+generator streams, deals, draws and choices; ``games_played`` returns its per-game results for
+tests to hold against the frame. It is written for speed, not to mirror the engine's structure
+(bit masks, tables, everything inlined, nothing allocated per game); only the random sequence
+is the engine's.
 
-The binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
+A binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
 hash of the source, the compiler, its flags and the processor, written to a temporary name and renamed, so
 that processes racing to build it never run a half-written file.
 """
@@ -32,14 +34,46 @@ import numpy as np
 
 from simcards.config import kernel_dir
 from simcards.errors import SimcardsError
-from simcards.games.five_alive.rules import MAX_PLAYERS, MIN_PLAYERS
 
-FIVE_ALIVE_SOURCE = Path(__file__).with_name("five_alive.c")
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
 #: this machine's core can do, its vector instructions included.
 FLAGS = ("-O3", "-march=native")
-#: The line-up the C plays: (game, strategy in every seat); any player count from 2 to 7.
-GAME, STRATEGY = "five-alive", "high_first"
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """A C program that plays a game's line-up: ``strategy`` in every seat, default rules, any
+    player count the game allows. It prints the game's result columns in the frame's order (per
+    game, then per seat ``win``, ``rank`` and the game's seat columns; ``win`` is 1 for a winner,
+    where the frame shares the win: ``win_share``). ``target``: issue 13's bound on simulate's
+    time per step over the C's, or None where the C is information only."""
+
+    game: str
+    strategy: str
+    source: Path
+    target: float | None = None
+
+    @property
+    def spec(self):
+        from simcards.registry import get_game        # (the registry imports every game)
+        return get_game(self.game)
+
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        return tuple(self.spec.game_columns)
+
+    @property
+    def seat_columns(self) -> tuple[str, ...]:
+        return ("win", "rank", *self.spec.seat_columns)
+
+
+_HERE = Path(__file__).parent
+#: The line-ups with a C program, by game.
+YARDSTICKS: dict[str, Yardstick] = {
+    "five-alive": Yardstick("five-alive", "high_first", _HERE / "five_alive.c", target=1.5),
+    "thirty-one": Yardstick("thirty-one", "greedy", _HERE / "thirty_one.c"),
+}
+FIVE_ALIVE_SOURCE = YARDSTICKS["five-alive"].source
 
 
 class YardstickUnavailable(SimcardsError):
@@ -48,23 +82,27 @@ class YardstickUnavailable(SimcardsError):
 
 @dataclass(frozen=True)
 class CFigures:
-    """One timed run of the C program: games, turns (rounds, busts), the CPU seconds and wall
-    seconds of the games alone (process start and output not counted)."""
+    """One timed run of a C program: games, the totals of its per-game columns (``totals``:
+    turns, rounds...), the CPU seconds and wall seconds of the games alone (process start and
+    output not counted), and the step column its time is divided by."""
 
     games: int
-    turns: int
-    rounds: int
-    busts: int
+    totals: dict[str, int]
     cpu_seconds: float
     seconds: float
+    step_column: str = "turns"
 
     @property
-    def cpu_ns_per_turn(self) -> float:
-        return self.cpu_seconds / self.turns * 1e9
+    def steps(self) -> int:
+        return self.totals[self.step_column]
 
     @property
-    def ns_per_turn(self) -> float:
-        return self.seconds / self.turns * 1e9
+    def cpu_ns_per_step(self) -> float:
+        return self.cpu_seconds / self.steps * 1e9
+
+    @property
+    def ns_per_step(self) -> float:
+        return self.seconds / self.steps * 1e9
 
 
 def compiler() -> str | None:
@@ -129,15 +167,18 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     return target
 
 
-def _check_players(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise SimcardsError(f"the C yardstick plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+def _yardstick(game: str) -> Yardstick:
+    try:
+        return YARDSTICKS[game]
+    except KeyError:
+        raise SimcardsError(f"no C yardstick for {game!r}: accepted are {', '.join(YARDSTICKS)}") from None
 
 
-def _play(games: int, seed: int, players: int, *extra: str) -> str:
+def _play(game: str, games: int, seed: int, players: int, *extra: str) -> str:
     """The C program's output for these games (built first if need be)."""
-    _check_players(players)
-    program = build()
+    stick = _yardstick(game)
+    stick.spec.check_players(players)
+    program = build(stick.source)
     done = subprocess.run([str(program), str(seed), str(games), str(players), *extra],
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -146,27 +187,32 @@ def _play(games: int, seed: int, players: int, *extra: str) -> str:
     return done.stdout
 
 
-def run(games: int, seed: int = 0, players: int = 4) -> CFigures:
-    """Time the C program over games 0..games-1 of ``seed``, on one core (one process).
+def run(games: int, seed: int = 0, players: int = 4, game: str = "five-alive") -> CFigures:
+    """Time the C program of ``game`` over games 0..games-1 of ``seed``, on one core (one
+    process). It prints ``games cpu_seconds wall_seconds checksum`` and the totals of its
+    per-game columns.
 
     Raises
     ------
     YardstickUnavailable
         No C compiler, or the build or the program failed.
     """
-    g, turns, rounds, busts, cpu, wall, _checksum = _play(games, seed, players).split()
-    return CFigures(int(g), int(turns), int(rounds), int(busts), float(cpu), float(wall))
+    stick = _yardstick(game)
+    g, cpu, wall, _checksum, *totals = _play(game, games, seed, players).split()
+    return CFigures(int(g), dict(zip(stick.game_columns, map(int, totals), strict=True)),
+                    float(cpu), float(wall), stick.spec.step_column)
 
 
-def games_played(games: int, seed: int = 0, players: int = 4) -> dict[str, np.ndarray]:
-    """Per game of the C program, the frame's columns: ``turns``, ``rounds``, ``busts``,
-    ``unfinished`` (shape (games,)) and per seat ``win``, ``rank``, ``lives``, ``dealt_mask``
-    (shape (games, players))."""
-    out = _play(games, seed, players, "check")
-    table = np.array([line.split() for line in out.splitlines()], dtype=np.int64)
-    table = table.reshape(games, 4 + 4 * players)
-    out = {name: table[:, i] for i, name in enumerate(("turns", "rounds", "busts", "unfinished"))}
-    seats = table[:, 4:].reshape(games, players, 4)
-    for i, name in enumerate(("win", "rank", "lives", "dealt_mask")):
-        out[name] = seats[:, :, i]
-    return out
+def games_played(games: int, seed: int = 0, players: int = 4, game: str = "five-alive"
+                 ) -> dict[str, np.ndarray]:
+    """Per game of the C program, the frame's columns: the game's columns (shape (games,)) and
+    per seat the seat columns (shape (games, players)); ``win`` is 1 for a winner."""
+    stick = _yardstick(game)
+    out = _play(game, games, seed, players, "check")
+    width = len(stick.game_columns) + len(stick.seat_columns) * players
+    table = np.array([line.split() for line in out.splitlines()], dtype=np.int64).reshape(games, width)
+    columns = {name: table[:, i] for i, name in enumerate(stick.game_columns)}
+    seats = table[:, len(stick.game_columns):].reshape(games, players, len(stick.seat_columns))
+    for i, name in enumerate(stick.seat_columns):
+        columns[name] = seats[:, :, i]
+    return columns

@@ -18,9 +18,10 @@
  * allocated per game.
  *
  * Usage: five_alive SEED GAMES PLAYERS [check]
- *   without "check": one line "games turns rounds busts cpu_seconds wall_seconds checksum"
- *     (CPU time of this process over the games alone, from clock_gettime);
- *   with "check": one line per game "turns rounds busts unfinished" followed, per seat, by
+ *   without "check": one line "games cpu_seconds wall_seconds checksum rounds turns busts
+ *     unfinished" (the last four: totals over the games; CPU time of this process over the
+ *     games alone, from clock_gettime);
+ *   with "check": one line per game "rounds turns busts unfinished" followed, per seat, by
  *     "win rank lives dealt_mask": the columns of simcards.simulate's frame.
  */
 #include <stdint.h>
@@ -389,7 +390,7 @@ int main(int argc, char **argv) {
     if (check) {
         for (long i = 0; i < games; i++) {
             play(&g, seed, (uint64_t)i);
-            printf("%d %d %d %d", g.turns, g.rounds, g.busts, g.unfinished);
+            printf("%d %d %d %d", g.rounds, g.turns, g.busts, g.unfinished);
             for (int p = 0; p < n; p++) {
                 int r = rank(&g, p);
                 printf(" %d %d %d %u", r == 1 && !g.unfinished, r, g.lives[p], g.dealt[p]);
@@ -399,7 +400,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     /* the result of every game is computed (the winner's seat) and folded into a checksum */
-    long long turns = 0, rounds = 0, busts = 0;
+    long long turns = 0, rounds = 0, busts = 0, unfinished = 0;
     uint64_t checksum = 0;
     double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID), wall = seconds(CLOCK_MONOTONIC);
     for (long i = 0; i < games; i++) {
@@ -407,6 +408,7 @@ int main(int argc, char **argv) {
         turns += g.turns;
         rounds += g.rounds;
         busts += g.busts;
+        unfinished += g.unfinished;
         int winner = -1;
         for (int p = 0; p < n && !g.unfinished; p++)
             if (rank(&g, p) == 1) winner = p;
@@ -414,7 +416,7 @@ int main(int argc, char **argv) {
     }
     cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
     wall = seconds(CLOCK_MONOTONIC) - wall;
-    printf("%ld %lld %lld %lld %.9f %.9f %llu\n", games, turns, rounds, busts, cpu, wall,
-           (unsigned long long)checksum);
+    printf("%ld %.9f %.9f %llu %lld %lld %lld %lld\n", games, cpu, wall, (unsigned long long)checksum,
+           rounds, turns, busts, unfinished);
     return 0;
 }
