@@ -2,7 +2,9 @@
 
 The generated kernel (simcards.kernels) drives a game with ``start_game``,
 ``advance`` (forced steps until a strategy must decide), ``view_turn`` /
-``view_vote``, ``is_legal``, ``apply`` and ``write_result``. Random draws happen
+``view_vote``, ``is_legal``, ``apply`` and ``write_result``; it carries the turn
+between them (``advance_turn`` returns the decider and its legal sets, which
+``is_legal_turn`` and ``apply_turn`` take as values instead of loading them back). Random draws happen
 in exactly the order of the reference engine (reference.py), which the tests
 replay against; hands and the middle are kept sorted by card id in both.
 
@@ -54,7 +56,7 @@ from simcards.games.thirty_one.view import (
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
-    VOTER, VOTES, View, in_legal_set, in_other_set, other_base)
+    VOTER, VOTES, View, in_other, in_sets, other_base)
 from simcards.rng import shuffle_top_ahead
 
 DONE = -1
@@ -421,24 +423,32 @@ def _check_deal(s, rng):
 
 # ---------------------------------------------------------------- the protocol of the kernel
 @njit(**_INLINE)
+def _list(s, p, give, take, other):
+    """Seat p's legal sets, stored (the view's legal moves read them) and returned as the turn
+    the kernel carries: (seat, LEGAL_GIVE, LEGAL_TAKE, LEGAL_OTHER)."""
+    s[LEGAL_GIVE + p] = give
+    s[LEGAL_TAKE + p] = take
+    s[LEGAL_OTHER + p] = other
+    return p, give, take, other
+
+
+@njit(**_INLINE)
 def _list_turn(s, p):
     """Rule 8, the legal moves of a turn, as sets: any card of the hand for any middle card;
     pass and propose; "Кручу" with a one-suit hand."""
     a, b, c = _hand(s, p)
     x, y, z = _middle(s)
     one = np.int64(1)
-    s[LEGAL_GIVE + p] = _bits(a, b, c)
-    s[LEGAL_TAKE + p] = _bits(x, y, z)
     knock = np.int64(is_one_suit(a, b, c))
-    s[LEGAL_OTHER + p] = (one << (PASS - PASS)) | (knock << (KNOCK - PASS)) | (one << (PROPOSE - PASS))
+    return _list(s, p, _bits(a, b, c), _bits(x, y, z),
+                 (one << (PASS - PASS)) | (knock << (KNOCK - PASS)) | (one << (PROPOSE - PASS)))
 
 
 @njit(**_INLINE)
 def _list_vote(s, p):
     """Rule 11: a proposal is refused (0) or accepted (1)."""
-    s[LEGAL_GIVE + p] = 0
-    s[LEGAL_TAKE + p] = 0
-    s[LEGAL_OTHER + p] = (np.int64(1) << REFUSE) | (np.int64(1) << ACCEPT)
+    zero = np.int64(0)
+    return _list(s, p, zero, zero, (np.int64(1) << REFUSE) | (np.int64(1) << ACCEPT))
 
 
 @njit(**NJIT_OPTIONS)
@@ -472,29 +482,54 @@ def _cap(s, rng):
     _end_round(s, rng)
 
 
+_NO_TURN = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
 @njit(**_HOT, **_INTERNAL)
-def advance(s, rng):
-    """Forced steps (dealt combinations, the turn cap) until a strategy must decide; DONE at the end.
-    Leaves the decider's legal moves in its rows of LEGAL_GIVE/LEGAL_TAKE/LEGAL_OTHER."""
+def advance_turn(s, rng):
+    """Forced steps (dealt combinations, the turn cap) until a strategy must decide: (TURN or
+    VOTE, the turn), the turn being (decider, LEGAL_GIVE, LEGAL_TAKE, LEGAL_OTHER) of the
+    decision; (DONE, zeros) at the end. Leaves the decider's legal moves in its rows of
+    LEGAL_GIVE/LEGAL_TAKE/LEGAL_OTHER too (the view reads them).
+
+    The kernel hands the turn on to ``is_legal_turn`` and ``apply_turn`` (simcards.kernels),
+    in registers: read back from the state array after the strategy's turn, the seat and the
+    sets were loads that numba's pass order leaves in (the same as Five Alive's)."""
     while True:
         if s[OVER] != 0:
-            return DONE
+            return DONE, _NO_TURN
         ph = s[PHASE]
         if ph == PH_TURN:
             if s[ROUND_TURNS] < s[TURN_CAP]:
-                _list_turn(s, _cur(s))
-                return TURN
+                return TURN, _list_turn(s, _cur(s))
             _cap(s, rng)
         elif ph == PH_VOTE:
-            _list_vote(s, _voter(s))
-            return VOTE
+            return VOTE, _list_vote(s, _voter(s))
         else:
             _check_deal(s, rng)
 
 
 @njit(**_INLINE)
+def advance(s, rng):
+    """``advance_turn``'s decision alone."""
+    return advance_turn(s, rng)[0]
+
+
+@njit(**_INLINE)
 def decider(s):
     return _voter(s) if s[PHASE] == PH_VOTE else _cur(s)
+
+
+@njit(**_INLINE)
+def _turn(s):
+    """The turn as ``advance_turn`` returns it, read back from the state."""
+    p = decider(s)
+    return p, s[LEGAL_GIVE + p], s[LEGAL_TAKE + p], s[LEGAL_OTHER + p]
+
+
+@njit(**_INLINE)
+def decider_turn(s, turn):
+    return turn[0]
 
 
 @njit(**_INLINE)
@@ -508,14 +543,31 @@ def view_vote(s):
 
 
 @njit(**_INLINE)
+def view_turn_turn(s, turn):
+    return View(s, turn[0])
+
+
+@njit(**_INLINE)
+def view_vote_turn(s, turn):
+    return View(s, turn[0])
+
+
+@njit(**_INLINE)
 def is_legal(s, kind, move):
-    """``move`` is in the sets ``advance`` stored for this decision (view.in_legal_set).
+    return is_legal_turn(s, _turn(s), kind, move)
+
+
+@njit(**_INLINE)
+def is_legal_turn(s, turn, kind, move):
+    """``move`` is in the sets ``advance_turn`` stored for this decision and carries in
+    ``turn`` (view.in_sets: the one membership test).
 
     Split on ``kind`` first: the kernel tests each decision where it knows which, so only that
     decision's test is left there (a vote's sets hold no swap: one shift and a mask)."""
+    _, give, take, other = turn
     if kind == VOTE:
-        return (s[PHASE] == PH_VOTE) & ((in_other_set(s, _voter(s), move, REFUSE) & 1) != 0)
-    return (kind == TURN) & (s[PHASE] != PH_VOTE) & in_legal_set(s, _cur(s), move)
+        return (s[PHASE] == PH_VOTE) & ((in_other(other, move, REFUSE) & 1) != 0)
+    return (kind == TURN) & (s[PHASE] != PH_VOTE) & in_sets(give, take, other, PASS, move)
 
 
 @njit(**_INLINE)
@@ -550,14 +602,15 @@ def _after_exchange(s, rng, p, hand, mid, knocked):
 
 
 @njit(**_INLINE)
-def _swap(s, rng, p, give, take):
+def _swap(s, rng, turn, give, take):
     """Rule 8: one card of the hand for one of the middle. The legal sets of this turn are the
     hand's and the middle's cards (``_list_turn``), so the exchange is a bit flip in each, and
     both come out sorted from the masks (``_cards_of``) without a compare."""
+    p, hand_mask, mid_mask, _ = turn
     g = np.int64(1) << give
     t = np.int64(1) << take
-    hand = s[LEGAL_GIVE + p] ^ g ^ t
-    mid = s[LEGAL_TAKE + p] ^ t ^ g
+    hand = hand_mask ^ g ^ t
+    mid = mid_mask ^ t ^ g
     a, b, c = _cards_of(hand)
     _set_hand(s, p, a, b, c)
     x, y, z = _cards_of(mid)
@@ -592,17 +645,22 @@ def _propose(s, p):
     s[PHASE] = PH_VOTE
 
 
-@njit(**_HOT, **_INTERNAL)
+@njit(**_INLINE)
 def apply(s, rng, kind, move):
+    apply_turn(s, rng, _turn(s), kind, move)
+
+
+@njit(**_HOT, **_INTERNAL)
+def apply_turn(s, rng, turn, kind, move):
     if kind == VOTE:
-        _vote(s, rng, move)
+        _vote(s, rng, turn[0], move)
         return
-    p = _cur(s)
+    p = turn[0]
     s[ROUND_TURNS] += 1                                    # rule 12: every action
     s[TURNS] += 1
     s[LAST_MOVE + p] = move
     if move < PASS:                                        # rule 8: swap one card
-        _swap(s, rng, p, move >> SWAP_BITS, move & (SWAP_BASE - 1))
+        _swap(s, rng, turn, move >> SWAP_BITS, move & (SWAP_BASE - 1))
     elif move == PASS:
         s[CUR] = _next(s, p)
         _quiet_turn(s, rng)
@@ -620,9 +678,8 @@ def _accepted(s, rng):
 
 
 @njit(**_INLINE)
-def _vote(s, rng, move):
-    """Rule 11: every other player is asked in turn order; all must accept."""
-    q = _voter(s)
+def _vote(s, rng, q, move):
+    """Rule 11: every other player is asked in turn order; all must accept. ``q``: the voter."""
     s[VOTES + q] = move
     s[REFUSALS + q] += np.int64(move == REFUSE)            # no branch on the answer: unpredictable
     nq = _next(s, q)

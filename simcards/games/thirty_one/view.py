@@ -127,29 +127,37 @@ def other_base(s):
 
 @njit(**_INLINE)
 def in_legal_set(s, p, move):
-    """``move`` is one of the legal moves stored for seat p's decision (fast.is_legal and
-    is_legal_move: membership in the stored sets, no rule re-derived)."""
+    """``move`` is one of the legal moves stored for seat p's decision (is_legal_move: membership
+    in the stored sets, no rule re-derived)."""
+    return in_sets(s[LEGAL_GIVE + p], s[LEGAL_TAKE + p], s[LEGAL_OTHER + p], other_base(s), move)
+
+
+@njit(**_INLINE)
+def in_sets(give, take, other, base, move):
+    """``move`` is in the legal sets ``give``, ``take`` (every card of the first for every card of
+    the second) and ``other`` (bit 0 standing for the move ``base``): the one membership test,
+    here and in fast.is_legal_turn, which passes the sets it carries."""
     # Without a branch (a strategy's moves come in no order a branch predictor could learn):
     # both tests are computed, their shift counts masked below 64; the range tests decide.
     # The two tests are 0/1 integers or'ed, tested once: an `or` of two booleans feeding the
     # kernel's `if` was compiled into two branches, the first mispredicted on a fifth of the
     # decisions (callgrind's branch simulation).
-    return ((in_other_set(s, p, move, other_base(s)) | in_swap_set(s, p, move)) & 1) != 0
+    return ((in_other(other, move, base) | in_swap(give, take, move)) & 1) != 0
 
 
 @njit(**_INLINE)
-def in_other_set(s, p, move, base):
-    """Bit 0: ``move`` is in seat p's LEGAL_OTHER set, whose bit 0 stands for the move ``base``."""
+def in_other(other, move, base):
+    """Bit 0: ``move`` is in the set ``other``, whose bit 0 stands for the move ``base``."""
     d = move - base
-    return np.int64((d >= 0) & (d < 64)) & (s[LEGAL_OTHER + p] >> (d & 63))
+    return np.int64((d >= 0) & (d < 64)) & (other >> (d & 63))
 
 
 @njit(**_INLINE)
-def in_swap_set(s, p, move):
-    """Bit 0: ``move`` is a swap of a card of seat p's LEGAL_GIVE for one of its LEGAL_TAKE."""
-    give = (move >> SWAP_BITS) & 63
-    take = move & (SWAP_BASE - 1)
-    return np.int64((move >= 0) & (move < PASS)) & (s[LEGAL_GIVE + p] >> give) & (s[LEGAL_TAKE + p] >> take)
+def in_swap(give, take, move):
+    """Bit 0: ``move`` is a swap of a card of ``give`` for one of ``take``."""
+    g = (move >> SWAP_BITS) & 63
+    t = move & (SWAP_BASE - 1)
+    return np.int64((move >= 0) & (move < PASS)) & (give >> g) & (take >> t)
 
 
 @njit(**_INLINE)
