@@ -17,7 +17,7 @@
  * is two bit flips, and its three ids come out sorted by count-trailing-zeros where they are
  * needed (the ids kept beside the mask in bytes measured 5% slower: a store through a char
  * pointer makes the compiler load everything again after it); a hand's
- * score and combination is one load from a table of every ordered triple (two tables, the
+ * score and combination is one load from a table by pair and third card (two tables, the
  * combination's and greedy's value: one table with the value worked out of it measured 4-6%
  * slower, as in the engine); greedy weighs its nine swaps and "Кручу" with one load each and
  * takes the best without a branch; a proposal's votes are answered in a loop inside
@@ -41,6 +41,7 @@
 enum { N_CARDS = 36, N_RANKS = 9, ACE = 8, ACE_OF_CLUBS = 8, MIN_PLAYERS = 2, MAX_PLAYERS = 4 };
 enum { KEYS0 = 3, KEY_CARDS = 18, TURN_CAP = 120, ROUND_CAP = 500 };
 enum { NONE, C31, C678, C33 };                        /* rules: a larger code is better */
+enum { N_PAIRS = N_CARDS * (N_CARDS - 1) / 2 };
 enum { PASS = N_CARDS * 64, KNOCK, PROPOSE };          /* a swap is give * 64 + take */
 #define N_COLUMNS 10
 
@@ -73,8 +74,14 @@ static inline uint32_t below(uint64_t *x, uint32_t n) {
 }
 
 /* ------------------------------------------------------------------ cards and hands (rules.py) */
-static uint8_t CODE[N_CARDS * N_CARDS * N_CARDS];   /* score + 64 * combination, every ordered triple */
-static uint8_t VALUE[N_CARDS * N_CARDS * N_CARDS];  /* greedy's value: the score, a 32 as 0 */
+/* A hand's score and combination, and greedy's value of it, by pair and third card: every
+ * triple the game reads has its first two cards ascending (hands and the middle are sorted, and
+ * greedy keeps two of its sorted cards and adds a middle card), so a row per pair a < b of the
+ * cards (PAIR[a][b]: where its row starts) holds them in 22.7 KB a table, where a table of every
+ * ordered triple took 46.7 KB: both fit this machine's L1 cache together (2-3% faster). */
+static uint16_t PAIR[N_CARDS][N_CARDS];
+static uint8_t CODE[N_PAIRS * N_CARDS];              /* score + 64 * combination */
+static uint8_t VALUE[N_PAIRS * N_CARDS];             /* greedy's value: the score, a 32 as 0 */
 static uint8_t SUITS[N_CARDS];                      /* the suits a card can stand for, one bit each */
 
 static int points(int c) {
@@ -102,18 +109,23 @@ static int score_code(int a, int b, int c) {
 
 static void init_tables(void) {
     for (int c = 0; c < N_CARDS; c++) SUITS[c] = c == ACE_OF_CLUBS ? 15 : 1 << (c / N_RANKS);
+    int k = 0;
     for (int a = 0; a < N_CARDS; a++)
-        for (int b = 0; b < N_CARDS; b++)
+        for (int b = a + 1; b < N_CARDS; b++) {
+            PAIR[a][b] = (uint16_t)(k * N_CARDS);
             for (int c = 0; c < N_CARDS; c++) {
-                int i = (a * N_CARDS + b) * N_CARDS + c;
-                if (a == b || b == c || a == c) { CODE[i] = VALUE[i] = 0; continue; }
+                int i = k * N_CARDS + c;
+                if (c == a || c == b) { CODE[i] = VALUE[i] = 0; continue; }
                 int code = score_code(a, b, c), v = code & 63;
                 CODE[i] = (uint8_t)code;
                 VALUE[i] = (uint8_t)(v == 32 ? 0 : v);
             }
+            k++;
+        }
 }
 
-static inline int idx(int a, int b, int c) { return (a * N_CARDS + b) * N_CARDS + c; }
+/* The table entry of cards a < b and c. */
+static inline int idx(int a, int b, int c) { return PAIR[a][b] + c; }
 static inline int one_suit(const int *h) { return (SUITS[h[0]] & SUITS[h[1]] & SUITS[h[2]]) != 0; }
 
 /* ------------------------------------------------------------------ the game */
