@@ -132,9 +132,13 @@ def _cpu() -> str:
     return "\n".join(dict.fromkeys(keep)) or platform.machine()
 
 
+#: The header every C yardstick includes (the generator and the clock), found with ``-I``.
+HEADER = _HERE / "yardstick.h"
+
+
 def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
-    """The compiled program for ``source``: from the kernel folder if this source, compiler,
-    flags and processor were built before, else compiled now.
+    """The compiled program for ``source``: from the kernel folder if this source, the shared
+    header, the compiler, its flags and the processor were built before, else compiled now.
 
     Raises
     ------
@@ -144,7 +148,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     cc = compiler()
     if cc is None:
         raise YardstickUnavailable("no C compiler found (cc, gcc or $CC)")
-    text = source.read_bytes()
+    text = source.read_bytes() + b"\0" + HEADER.read_bytes()     # an edited header rebuilds too
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = kernel_dir()
@@ -155,7 +159,8 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        done = subprocess.run([cc, *FLAGS, "-o", tmp, str(source)], capture_output=True, text=True)
+        done = subprocess.run([cc, *FLAGS, "-I", str(HEADER.parent), "-o", tmp, str(source)],
+                              capture_output=True, text=True)
         if done.returncode != 0:
             raise YardstickUnavailable(f"{cc} {' '.join(FLAGS)} failed on {source.name}: "
                                        f"{done.stderr.strip()[:500]}")

@@ -42,33 +42,7 @@ static const int COUNTS[N_KINDS] = {8, 8, 8, 8, 8, 4, 2, 1, 2, 2, 4, 6, 4, 5, 2,
 static const int ACTION_ORDER[] = {PASS, SKIP, REVERSE, DRAW1, DRAW2, SET0, SET10, LIFE, KILLER,
                                    REDEAL, SET21};
 
-/* ------------------------------------------------------------------ SplitMix64 (simcards/rng.py) */
-#define GOLDEN 0x9E3779B97F4A7C15ull
-#define STREAM 0xD1B54A32D192ED03ull
-
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t seed_game(uint64_t seed, uint64_t game, uint64_t stream) {
-    return mix(mix(seed + stream * STREAM) + game * GOLDEN);
-}
-
-/* A uniform integer in [0, n), 0 < n < 2**32, without bias (Lemire), as rng._below. */
-static inline uint32_t below(uint64_t *x, uint32_t n) {
-    *x += GOLDEN;
-    uint64_t m = (mix(*x) >> 32) * n;
-    if ((uint32_t)m < n) {
-        uint32_t t = (uint32_t)(0x100000000ull - n) % n;
-        while ((uint32_t)m < t) {
-            *x += GOLDEN;
-            m = (mix(*x) >> 32) * n;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+#include "yardstick.h"         /* the generator (simcards/rng.py) and the clock */
 
 /* Fisher-Yates from the last position down (rng.shuffle_range). The draws do not depend on
  * the swaps, so the core overlaps them; measured here, this loop beat computing every draw
@@ -363,12 +337,6 @@ static int rank(const Game *g, int p) {
         key[q] = g->unfinished ? g->lives[q] : g->lives[q] > 0 ? (int64_t)1 << 40 : g->out_at[q];
     for (int q = 0; q < g->n; q++) better += key[q] > key[p];
     return (int)better + 1;
-}
-
-static double seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int main(int argc, char **argv) {

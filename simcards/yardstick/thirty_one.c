@@ -45,33 +45,7 @@ enum { N_PAIRS = N_CARDS * (N_CARDS - 1) / 2 };
 enum { PASS = N_CARDS * 64, KNOCK, PROPOSE };          /* a swap is give * 64 + take */
 #define N_COLUMNS 10
 
-/* ------------------------------------------------------------------ SplitMix64 (simcards/rng.py) */
-#define GOLDEN 0x9E3779B97F4A7C15ull
-#define STREAM 0xD1B54A32D192ED03ull
-
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t seed_game(uint64_t seed, uint64_t game, uint64_t stream) {
-    return mix(mix(seed + stream * STREAM) + game * GOLDEN);
-}
-
-/* A uniform integer in [0, n), 0 < n < 2**32, without bias (Lemire), as rng._below. */
-static inline uint32_t below(uint64_t *x, uint32_t n) {
-    *x += GOLDEN;
-    uint64_t m = (mix(*x) >> 32) * n;
-    if ((uint32_t)m < n) {
-        uint32_t t = (uint32_t)(0x100000000ull - n) % n;
-        while ((uint32_t)m < t) {
-            *x += GOLDEN;
-            m = (mix(*x) >> 32) * n;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+#include "yardstick.h"         /* the generator (simcards/rng.py) and the clock */
 
 /* ------------------------------------------------------------------ cards and hands (rules.py) */
 /* A hand's score and combination, and greedy's value of it, by pair and third card: every
@@ -379,12 +353,6 @@ static int rank(const Game *g, int p) {
     int better = 0;
     for (int q = 0; q < g->n; q++) better += g->keys[q] > g->keys[p];
     return better + 1;
-}
-
-static double seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static void columns(const Game *g, long long *out) {
