@@ -33,6 +33,7 @@
 enum { DRAW1 = 8, DRAW2, PASS, SKIP, REVERSE, SET21, SET10, SET0, REDEAL, KILLER, LIFE, N_KINDS };
 enum { N_NUMBERS = 8, LIMIT = 21, MAX_PLAYERS = 7, MAX_DECK = 77 };
 enum { LIVES0 = 5, HAND_SIZE = 10, TURN_CAP = 10000 };
+_Static_assert(MAX_PLAYERS * HAND_SIZE <= MAX_DECK, "every player count deals from the deck");
 #define NUMBERS_MASK 0xFFu
 #define ACTIONS_MASK (((1u << N_KINDS) - 1) & ~NUMBERS_MASK)
 
@@ -340,18 +341,11 @@ static int rank(const Game *g, int p) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s SEED GAMES PLAYERS [check]\n", argv[0]);
-        return 2;
-    }
-    uint64_t seed = strtoull(argv[1], NULL, 10);
-    long games = strtol(argv[2], NULL, 10);
-    int n = atoi(argv[3]);
-    int check = argc > 4 && strcmp(argv[4], "check") == 0;
-    if (n < 2 || n > MAX_PLAYERS || n * HAND_SIZE > MAX_DECK || games < 0) {
-        fprintf(stderr, "players must be 2..7 and fit the deck; games >= 0\n");
-        return 2;
-    }
+    Args args;
+    if (parse_args(argc, argv, 2, MAX_PLAYERS, &args)) return 2;
+    uint64_t seed = args.seed;
+    long games = args.games;
+    int n = args.n, check = args.check;
     init_tables();
     static Game g;
     new_game(&g, n);

@@ -362,18 +362,11 @@ static void columns(const Game *g, long long *out) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s SEED GAMES PLAYERS [check]\n", argv[0]);
-        return 2;
-    }
-    uint64_t seed = strtoull(argv[1], NULL, 10);
-    long games = strtol(argv[2], NULL, 10);
-    int n = atoi(argv[3]);
-    int check = argc > 4 && strcmp(argv[4], "check") == 0;
-    if (n < MIN_PLAYERS || n > MAX_PLAYERS || games < 0) {
-        fprintf(stderr, "players must be 2..4; games >= 0\n");
-        return 2;
-    }
+    Args args;
+    if (parse_args(argc, argv, MIN_PLAYERS, MAX_PLAYERS, &args)) return 2;
+    uint64_t seed = args.seed;
+    long games = args.games;
+    int n = args.n, check = args.check;
     init_tables();
     static Game g;
     g.n = n;

@@ -4,6 +4,9 @@
 #ifndef SIMCARDS_YARDSTICK_H
 #define SIMCARDS_YARDSTICK_H
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* ------------------------------------------------------------------ SplitMix64 */
@@ -39,6 +42,26 @@ static double seconds(clockid_t clock) {
     struct timespec t;
     clock_gettime(clock, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The command line every yardstick takes: SEED GAMES PLAYERS [check]. */
+typedef struct { uint64_t seed; long games; int n, check; } Args;
+
+/* 0 with `a` filled, or 2 (the exit code) after a line on stderr. */
+static int parse_args(int argc, char **argv, int min_players, int max_players, Args *a) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s SEED GAMES PLAYERS [check]\n", argv[0]);
+        return 2;
+    }
+    a->seed = strtoull(argv[1], NULL, 10);
+    a->games = strtol(argv[2], NULL, 10);
+    a->n = atoi(argv[3]);
+    a->check = argc > 4 && strcmp(argv[4], "check") == 0;
+    if (a->n < min_players || a->n > max_players || a->games < 0) {
+        fprintf(stderr, "players must be %d..%d; games >= 0\n", min_players, max_players);
+        return 2;
+    }
+    return 0;
 }
 
 #endif
