@@ -37,6 +37,7 @@ from simcards.config import default_threads
 from simcards.errors import SimcardsError
 from simcards.replay import play_reference
 from simcards.runner import RunSpec, ThreadBackend, execute, run_records
+from simcards.strategy_registry import BUILTIN_PACKAGE
 
 _FRESH = """
 import time
@@ -85,7 +86,7 @@ def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence
         Games 0..games-1 of the seed, as the other rows play them.
     """
     stick = yardstick.YARDSTICKS.get(game)
-    builtin = f"simcards_strategies.{game.replace('-', '_')}.{stick.strategy}" if stick else ""
+    builtin = f"{BUILTIN_PACKAGE}.{stick.spec.module_name}.{stick.strategy}" if stick else ""
     if (stick is None or any(s != stick.strategy for s in strategies)
             or any(m != builtin for m in strategy_modules)):
         return None, ("no C yardstick for this line-up (only " + ", ".join(
