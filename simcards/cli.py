@@ -365,8 +365,9 @@ def bench_cmd(
     the reference engine for information.
     Five Alive with high_first and Thirty-One with greedy in every seat also time a tight C
     program playing the same games, built here with the system C compiler: issue 13's target for
-    Five Alive is simulate on one core at most 1.5x its CPU time per turn. With --against, this code and another checkout are timed side
-    by side instead (simulate, one core, CPU time): the machine's drift then cancels out."""
+    Five Alive is simulate on one core at most 1.5x its CPU time per turn. With --against, this
+    code and another checkout are timed side by side instead (simulate, one core, CPU time):
+    the machine's drift then cancels out."""
     from simcards.bench import bench
     from simcards.bench_release import MACHINE, RELEASE
     from simcards.registry import get_game
