@@ -57,8 +57,9 @@ print(json.dumps({"base": base, "steps": int(game_out[:, col].sum()),
 """
 
 
-def parse_callgrind(path: Path) -> collections.Counter:
-    """Self instructions per instruction address of a ``--dump-instr=yes`` callgrind file."""
+def parse_callgrind(path: Path, column: int = 2) -> collections.Counter:
+    """Self cost per instruction address of a ``--dump-instr=yes`` callgrind file: instructions
+    (column 2), or with ``--branch-sim=yes`` mispredicted conditional branches (column 4)."""
     cost: collections.Counter = collections.Counter()
     addr = 0
     call_line = False            # the line after ``calls=`` is a call's inclusive cost
@@ -75,8 +76,8 @@ def parse_callgrind(path: Path) -> collections.Counter:
                 addr += int(pos[1:])
             elif pos[0] == "-":
                 addr -= int(pos[1:])
-            if not call_line and len(parts) >= 3:
-                cost[addr] += int(parts[2])
+            if not call_line and len(parts) > column:
+                cost[addr] += int(parts[column])
             call_line = False
     return cost
 
@@ -101,6 +102,8 @@ def short_name(symbol: str) -> str:
 def main() -> None:
     ap = kernel_parser(__doc__.splitlines()[0], 2000)
     ap.add_argument("--annotate", action="store_true", help="print the disassembly with counts")
+    ap.add_argument("--branches", action="store_true",
+                    help="also count mispredicted conditional branches (callgrind's simple predictor)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="count_instructions_"))
     env = dict(os.environ, NUMBA_CPU_NAME="x86-64-v3", NUMBA_CPU_FEATURES="")
@@ -110,7 +113,8 @@ def main() -> None:
     # compile natively first (under valgrind a compile takes minutes), then count
     subprocess.run(child + ["10", str(obj)], env=env, check=True, capture_output=True)
     out = work / "callgrind.out"
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
+    sim = ["--branch-sim=yes"] if args.branches else []
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes", *sim,
                            f"--callgrind-out-file={out}"] + child + [str(args.games), str(obj)],
                           env=env, check=True, capture_output=True, text=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -131,6 +135,13 @@ def main() -> None:
     for name, v in per.most_common():
         if v:
             print(f"{v / steps:8.1f}  {name}")
+    if args.branches:
+        missed = {a - result["base"]: v for a, v in parse_callgrind(out, 4).items()
+                  if 0 <= a - result["base"] < end}
+        print(f"{sum(missed.values()) / steps:8.2f} mispredicted conditional branches a step; "
+              "the most missed (offset, per step):")
+        for a, v in collections.Counter(missed).most_common(8):
+            print(f"{v / steps:8.3f} {a:>6x}")
     if args.annotate:
         for line in asm.splitlines():
             m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
