@@ -13,17 +13,17 @@
  * choices (strategies/thirty_one/greedy.py). greedy draws no random number, so stream 1 (the
  * strategies') is not seeded here.
  *
- * What makes it tight: a hand (and the middle) is only a bit mask of its cards, so an exchange
- * is two bit flips, and its three ids come out sorted by count-trailing-zeros where they are
- * needed (the ids kept beside the mask in bytes measured 5% slower: a store through a char
- * pointer makes the compiler load everything again after it); a hand's
- * score and combination is one load from a table by pair and third card (two tables, the
+ * What makes it tight (each step timed, docs/performance.md): a hand (and the middle) is only a
+ * bit mask of its cards, so an exchange is two bit flips, and its three ids come out sorted by
+ * count-trailing-zeros where they are needed (the ids kept beside the mask in bytes measured 5%
+ * slower: a store through a char pointer makes the compiler load everything again after it); a
+ * hand's score and combination is one load from a table by pair and third card (two tables, the
  * combination's and greedy's value: one table with the value worked out of it measured 4-6%
  * slower, as in the engine); greedy weighs its nine swaps and "Кручу" with one load each and
- * takes the best without a branch; a proposal's votes are answered in a loop inside
- * the turn (greedy's answer is a load and a compare); the discard pile is a bit mask (a rebuilt
- * stock is its cards in id order, so its order is never needed); the whole game is one function
- * after inlining; nothing is allocated per game.
+ * takes the best without a branch; the next seat is found without a branch; a proposal's votes
+ * are answered in a loop inside the turn (greedy's answer is a load and a compare); the discard
+ * pile is a bit mask (a rebuilt stock is its cards in id order, so its order is never needed);
+ * the whole game is one function after inlining; nothing is allocated per game.
  *
  * Usage: thirty_one SEED GAMES PLAYERS [check]
  *   without "check": one line "games cpu_seconds wall_seconds checksum" and the totals of the
