@@ -16,8 +16,9 @@ tests to hold against the frame. It is written for speed, not to mirror the engi
 is the engine's.
 
 A binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
-hash of the source, the compiler, its flags and the processor, written to a temporary name and renamed, so
-that processes racing to build it never run a half-written file.
+hash of the source, the header the programs share (``yardstick.h``: the generator, the clock,
+the command line), the compiler, its flags and the processor, written to a temporary name and
+renamed, so that processes racing to build it never run a half-written file.
 """
 from __future__ import annotations
 
@@ -201,6 +202,8 @@ def run(games: int, seed: int = 0, players: int = 4, game: str = "five-alive") -
     ------
     YardstickUnavailable
         No C compiler, or the build or the program failed.
+    SimcardsError
+        No C program for ``game``, or a player count the game does not allow.
     """
     stick = _yardstick(game)
     g, cpu, wall, _checksum, *totals = _play(game, games, seed, players).split()

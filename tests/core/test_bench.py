@@ -71,3 +71,14 @@ def test_bench_flags_a_c_yardstick_that_played_other_games(monkeypatch):
     monkeypatch.setattr(bench_module, "fresh_start_seconds", lambda game, strategies: 0.0)
     result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
     assert "WARNING: the C played 7 turns" in result["c_note"]
+
+
+def test_bench_of_thirty_one_gives_both_ratios_to_its_c_and_no_target(monkeypatch):
+    """Thirty-One's C is information: the line names the kernel's ratio too and no target."""
+    monkeypatch.setattr(cli.out, "_width", 200)
+    monkeypatch.setattr("simcards.bench.fresh_start_seconds", lambda game, strategies: 0.0)  # not tested here
+    out = CliRunner().invoke(app, ["bench", "thirty-one", "--games", "300", "--reference-games", "2"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert TIGHT_C in text and "x the C per turn (no target: the C is information), kernel only, 1 core" in text
+    assert "target 1.5x" not in text
