@@ -19,7 +19,7 @@ from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST
                               STATUS_SIZE, load_kernel)
 from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
-from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies
+from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies, strategies_for
 from simcards.tables import attach as attach_tables
 from simcards.validate import strategy_names
 
@@ -80,14 +80,15 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
     strategy_dirs = tuple(str(d) for d in strategy_dirs)
-    strategies, files, strategy_params = seat_strategies(spec, strategies, strategy_dirs)
+    known = strategies_for(spec, strategy_dirs)      # listed once for the three checks below
+    strategies, files, strategy_params = seat_strategies(spec, strategies, strategy_dirs, known)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise SimcardsError(f"bad seed {seed!r}: expected an integer 0..{MAX_SEED}")
     resolved = spec.resolve_rules(rules)
     params = spec.encode_params(resolved, len(strategies))
-    extra = seat_strategies(spec, kernel_strategies, strategy_dirs)[1] if kernel_strategies else ()
+    extra = seat_strategies(spec, kernel_strategies, strategy_dirs, known)[1] if kernel_strategies else ()
     kernel_files = tuple(sorted(set(files) | set(extra)))
-    infos = check_strategies(spec, kernel_files, strategy_dirs)
+    infos = check_strategies(spec, kernel_files, strategy_dirs, known)
     sids = np.array([kernel_files.index(f) for f in files], dtype=np.int64)
     # a strategy that asks for a table built by simulation gets it after its values (simcards.tables)
     strategy_params = attach_tables(spec, infos, files, params, strategy_params)

@@ -323,14 +323,16 @@ def _stamps(files: list[Path]) -> list[tuple[int, int]]:
     return out
 
 
-def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
+def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo], deps: Sequence[Path] | None = None) -> str:
+    """The hash of everything the kernel is compiled from; ``deps``: ``dependencies(spec, infos)``
+    when the caller has it already."""
     h = hashlib.sha256(_TEMPLATE_VERSION.encode())
     # library code is represented by its version: numba's own cache index checks numba's
     h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}".encode())
     h.update(spec.name.encode())
     for info in infos:
         h.update(info.name.encode() + b"\0" + info.module.encode() + b"\0")
-    for path in dependencies(spec, infos):
+    for path in dependencies(spec, infos) if deps is None else deps:
         h.update(str(path.name).encode() + b"\0" + sources.digest(path).encode())
     return h.hexdigest()[:16]
 
@@ -345,9 +347,10 @@ def write_source(path: Path, text: str) -> None:
         os.replace(tmp, path)
 
 
-def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo]) -> str:
+def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo],
+                       deps: Sequence[Path] | None = None) -> str:
     """The generated module's name: the game and the key of every source it depends on."""
-    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos)}"
+    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos, deps)}"
 
 
 def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True,
@@ -368,7 +371,7 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     deps = dependencies(spec, infos)
     sources.check_unchanged(deps)
     sources.observe(deps)
-    modname = kernel_module_name(spec, infos)
+    modname = kernel_module_name(spec, infos, deps)
     key = modname.rsplit("_", 1)[1]
     if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]

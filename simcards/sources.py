@@ -40,6 +40,14 @@ def digest(path: Path) -> str:
     return h
 
 
+def _digest_or_none(path: Path) -> str | None:
+    """``digest``, or None for a file that is gone (one stat either way)."""
+    try:
+        return digest(path)
+    except FileNotFoundError:
+        return None
+
+
 def _module_path(name: str) -> Path | None:
     try:
         spec = importlib.util.find_spec(name)
@@ -118,13 +126,14 @@ def closure(modules: Iterable[str], roots: Iterable[Path], leaves: Iterable[str]
 def observe(paths: Iterable[Path]) -> None:
     """Remember what these files held when this process first used them."""
     for p in paths:
-        _seen.setdefault(p, digest(p))
+        if p not in _seen:          # not setdefault: that would hash every file on every call
+            _seen[p] = digest(p)
 
 
 def check_unchanged(paths: Iterable[Path]) -> None:
     """Raise if a file this process already imported has changed since: numba cannot
     reload compiled code, so the old code would run."""
-    changed = [p for p in paths if p in _seen and (not p.exists() or digest(p) != _seen[p])]
+    changed = [p for p in paths if p in _seen and _digest_or_none(p) != _seen[p]]
     if changed:
         raise StaleCodeError(
             f"{changed[0]} changed after this Python process imported it; numba cannot reload "

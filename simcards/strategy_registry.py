@@ -33,7 +33,7 @@ import traceback
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -223,18 +223,21 @@ def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str
     return f"{spec.package}.defaults", decision.function
 
 
-def check_strategies(spec: GameSpec, names: Iterable[str],
-                     strategy_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
+def check_strategies(spec: GameSpec, names: Iterable[str], strategy_dirs: Sequence[str | Path] = (),
+                     known: Mapping[str, StrategyInfo] | None = None) -> dict[str, StrategyInfo]:
     """The named strategies (names with or without ``:key=value`` parameters), imported and
-    checked, by bare name; an alias brings the file it plays too. An unknown or broken one raises."""
-    known = strategies_for(spec, strategy_dirs)
+    checked, by bare name; an alias brings the file it plays too. An unknown or broken one raises.
+    ``known``: ``strategies_for(spec, strategy_dirs)`` when the caller has listed them already
+    (listing reads every strategy folder: a third of a small ``simulate`` call's fixed cost)."""
+    if known is None:
+        known = strategies_for(spec, strategy_dirs)
     chosen: dict[str, StrategyInfo] = {}
     for name in (sparams.split(n)[0] for n in names):
         _check_one(spec, known, name, chosen)
     return chosen
 
 
-def _check_one(spec: GameSpec, known: dict[str, StrategyInfo], name: str,
+def _check_one(spec: GameSpec, known: Mapping[str, StrategyInfo], name: str,
                chosen: dict[str, StrategyInfo], alias_of: str = "") -> None:
     if name not in known:
         usable = [n for n, i in known.items() if not i.problem]
@@ -254,14 +257,15 @@ def _check_one(spec: GameSpec, known: dict[str, StrategyInfo], name: str,
     chosen[name] = info
 
 
-def seat_strategies(spec: GameSpec, texts: Sequence[str], strategy_dirs: Sequence[str | Path] = ()
+def seat_strategies(spec: GameSpec, texts: Sequence[str], strategy_dirs: Sequence[str | Path] = (),
+                    known: Mapping[str, StrategyInfo] | None = None
                     ) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
     """Each seat's strategy as written (``name`` or ``name:key=value...``), checked:
     (canonical names, the strategy file each seat plays, one row of parameter values per
     seat, padded with zeros to the widest row). An alias (``ALIAS`` in its file) keeps its
     own name and plays its file with its values, overridden by any the seat gives. A bad
     name, key or value raises one line."""
-    infos = check_strategies(spec, texts, strategy_dirs)
+    infos = check_strategies(spec, texts, strategy_dirs, known)
     names, files, rows = [], [], []
     for text in texts:
         name, given = sparams.split(text)

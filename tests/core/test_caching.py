@@ -123,3 +123,23 @@ def test_the_kernel_key_covers_the_engine_layer(name):
     assert not any(d.endswith("reference.py") for d in deps)   # editing it recompiles nothing
     # nor does editing the API, the runner or the reports: simcards/__init__ counts, its imports don't
     assert not any(d.endswith(("batch.py", "runner.py", "cli.py")) or "/report/" in d for d in deps)
+
+
+def test_a_file_edited_or_removed_after_this_process_used_it_is_stale(tmp_path):
+    """``sources.check_unchanged`` against what ``observe`` saw first: an edit and a removal
+    both say restart; observing again does not take the edited text as the new truth."""
+    from simcards import sources
+    from simcards.errors import StaleCodeError
+    path = tmp_path / "rule.py"
+    path.write_text("LIMIT = 1\n")
+    sources.observe([path])
+    sources.check_unchanged([path])
+    path.write_text("LIMIT = 22\n")          # another size: a new digest whatever the clock
+    sources.observe([path])
+    with pytest.raises(StaleCodeError, match="rule.py changed"):
+        sources.check_unchanged([path])
+    path.write_text("LIMIT = 1\n")
+    sources.check_unchanged([path])           # the text this process compiled, back again
+    path.unlink()
+    with pytest.raises(StaleCodeError, match="rule.py changed"):
+        sources.check_unchanged([path])
