@@ -142,3 +142,22 @@ def test_a_rotated_frame_holds_each_seat_order_as_played_alone(game, kit, shared
         alone = shared.simulate(game, seating, frame.attrs["deals"], seed=7, start=11)
         rows = frame[frame["order"] == k].drop(columns="order").reset_index(drop=True)
         pd.testing.assert_frame_equal(rows, alone, check_categorical=False)
+
+
+def test_a_remembered_layout_is_the_rules_own_and_the_callers_to_change(game):
+    """``column_bounds`` and ``frame_dtypes`` are remembered by their arguments: another player
+    count gets its own layout, a caller's change to the dict it got does not reach the next caller, and
+    rules holding an unhashable value are still answered."""
+    from simcards.frame import column_bounds, frame_dtypes
+    spec = simcards.get_game(game)
+    rules = spec.resolve_rules({})
+    first = column_bounds(spec, rules, spec.min_players)
+    first.clear()
+    assert column_bounds(spec, rules, spec.min_players) == column_bounds(spec, dict(rules), spec.min_players) != {}
+    dtypes = frame_dtypes(spec, rules, spec.min_players, 3)
+    dtypes["game"] = None
+    assert frame_dtypes(spec, rules, spec.min_players, 3)["game"] == np.dtype(np.int64)
+    assert frame_dtypes(spec, rules, spec.min_players, 3, True) != frame_dtypes(spec, rules, spec.min_players, 3)
+    assert column_bounds(spec, rules, spec.max_players)["rank"] == (1, spec.max_players)
+    unhashable = {**rules, "note": ["not", "a", "rule"]}
+    assert column_bounds(spec, unhashable, spec.min_players) == column_bounds(spec, rules, spec.min_players)
