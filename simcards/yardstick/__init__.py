@@ -4,9 +4,9 @@ Issue 13 sets Five Alive's speed target against a tight single-threaded C implem
 (4 players, every seat ``high_first``: at most 1.5x its time per turn). Machines differ, so a
 figure measured elsewhere says little: ``simcards bench`` compiles the game's C program
 (shipped beside this module) with the system C compiler and times it on the same machine, in
-the same run, as the engine. Thirty-One (every seat ``greedy``) has one too, for information:
-its target is against the previous release, and the C tells how far the engine is from what
-the machine can do at all.
+the same run, as the engine. Thirty-One (every seat ``greedy``; its target is against the
+previous release) and Vzhukh (every seat ``low_attack``) have one too, for information: the C
+tells how far the engine is from what the machine can do at all.
 
 Each C program plays exactly the games of
 ``simcards.simulate(game, [strategy] * players, games, seed=seed)`` (default rules): the same
@@ -73,6 +73,7 @@ _HERE = Path(__file__).parent
 YARDSTICKS: dict[str, Yardstick] = {
     "five-alive": Yardstick("five-alive", "high_first", _HERE / "five_alive.c", target=1.5),
     "thirty-one": Yardstick("thirty-one", "greedy", _HERE / "thirty_one.c"),
+    "vzhukh": Yardstick("vzhukh", "low_attack", _HERE / "vzhukh.c"),
 }
 FIVE_ALIVE_SOURCE = YARDSTICKS["five-alive"].source
 

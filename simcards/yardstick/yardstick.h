@@ -1,6 +1,7 @@
 /* What the C yardsticks share (simcards.yardstick): the engine's generator, SplitMix64 seeded
  * per game and stream (simcards/rng.py), its unbiased draws, and the clock the games are timed by.
- * Included by five_alive.c and thirty_one.c; the build hashes it with the program's source. */
+ * Included by five_alive.c, thirty_one.c and vzhukh.c; the build hashes it with the program's
+ * source. */
 #ifndef SIMCARDS_YARDSTICK_H
 #define SIMCARDS_YARDSTICK_H
 #include <stdint.h>

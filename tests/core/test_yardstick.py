@@ -17,7 +17,8 @@ from simcards.errors import SimcardsError
 
 #: (game, seed, players, games): every line-up with a C program, at several player counts
 CHECKED = [("five-alive", 0, 4, 400), ("five-alive", 2027, 4, 400), ("five-alive", 5, 3, 200),
-           ("thirty-one", 0, 4, 400), ("thirty-one", 2027, 3, 300), ("thirty-one", 5, 2, 300)]
+           ("thirty-one", 0, 4, 400), ("thirty-one", 2027, 3, 300), ("thirty-one", 5, 2, 300),
+           ("vzhukh", 0, 4, 400), ("vzhukh", 2027, 3, 300), ("vzhukh", 5, 6, 200)]
 
 
 @pytest.mark.parametrize(("game", "seed", "players", "games"), CHECKED)
@@ -38,25 +39,30 @@ def test_the_c_plays_the_games_of_simulate(game, seed, players, games):
             continue
         np.testing.assert_array_equal(c[column], frame[column].to_numpy().reshape(games, players),
                                       err_msg=column)
-    # the games are not all alike: the comparison sees different lengths and winners
-    assert len(set(c["turns"])) > 10 and len(set(c["win"].argmax(axis=1))) == players
+    # the games are not all alike: the comparison sees different lengths (in the game's steps:
+    # turns, actions) and winners
+    assert len(set(c[stick.spec.step_column])) > 10 and len(set(c["win"].argmax(axis=1))) == players
 
 
 @pytest.mark.parametrize("game", sorted(yardstick.YARDSTICKS))
 def test_the_timed_run_counts_the_checked_games(game):
     c = yardstick.games_played(300, 11, 4, game)
     timed = yardstick.run(300, 11, 4, game)
-    assert timed.games == 300
-    assert timed.totals == {column: c[column].sum() for column in yardstick.YARDSTICKS[game].game_columns}
-    assert timed.steps == c["turns"].sum() > 300
+    stick = yardstick.YARDSTICKS[game]
+    assert timed.games == 300 and timed.step_column == stick.spec.step_column
+    assert timed.totals == {column: c[column].sum() for column in stick.game_columns}
+    assert timed.steps == c[stick.spec.step_column].sum() > 300
     assert timed.cpu_seconds > 0 and timed.cpu_ns_per_step == pytest.approx(timed.cpu_seconds / timed.steps * 1e9)
 
 
 def test_a_yardstick_outside_its_player_counts_or_games_is_refused():
     with pytest.raises(SimcardsError, match="thirty-one is played by 2 to 4 players, not 5"):
         yardstick.run(10, 0, 5, "thirty-one")
-    with pytest.raises(SimcardsError, match="no C yardstick for 'vzhukh': accepted are five-alive, thirty-one"):
-        yardstick.run(10, 0, 4, "vzhukh")
+    with pytest.raises(SimcardsError, match="vzhukh is played by 2 to 6 players, not 7"):
+        yardstick.run(10, 0, 7, "vzhukh")
+    with pytest.raises(SimcardsError,
+                       match="no C yardstick for 'bombs-away': accepted are five-alive, thirty-one, vzhukh"):
+        yardstick.run(10, 0, 4, "bombs-away")
 
 
 def test_the_build_is_cached_by_source_and_flags(tmp_path, monkeypatch):
@@ -103,7 +109,10 @@ def test_a_failing_c_program_is_a_note_not_a_crash(monkeypatch):
     ("five-alive", ["high_first"] * 2, ["my_strategies.high_first"] * 2),
     ("thirty-one", ["greedy", "random"], ["simcards_strategies.thirty_one.greedy",
                                           "simcards_strategies.thirty_one.random"]),
-    ("vzhukh", ["low_attack"] * 2, ["simcards_strategies.vzhukh.low_attack"] * 2),
+    ("vzhukh", ["low_attack", "random"], ["simcards_strategies.vzhukh.low_attack",
+                                          "simcards_strategies.vzhukh.random"]),
+    ("vzhukh", ["low_attack"] * 2, ["my_strategies.low_attack"] * 2),
+    ("bombs-away", ["random"] * 2, ["simcards_strategies.bombs_away.random"] * 2),
 ])
 def test_other_line_ups_have_no_c_yardstick(game, strategies, modules):
     row, note = c_yardstick(game, strategies, modules, 10, 0)
