@@ -16,8 +16,9 @@ tests to hold against the frame. It is written for speed, not to mirror the engi
 is the engine's.
 
 A binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
-hash of the source, the header the programs share (``yardstick.h``: the generator, the clock,
-the command line), the compiler, its flags and the processor, written to a temporary name and
+hash of the source, the headers the programs share (``yardstick.h``: the generator, the
+shuffle, the clock, the command line; ``yardstick_main.h``: the ``main`` that plays and prints
+the games, around each program's own ``play``), the compiler, its flags and the processor, written to a temporary name and
 renamed, so that processes racing to build it never run a half-written file.
 """
 from __future__ import annotations
@@ -134,13 +135,14 @@ def _cpu() -> str:
     return "\n".join(dict.fromkeys(keep)) or platform.machine()
 
 
-#: The header every C yardstick includes (the generator and the clock), found with ``-I``.
-HEADER = _HERE / "yardstick.h"
+#: The headers every C yardstick includes, found with ``-I`` (the module docstring says what
+#: each holds).
+HEADERS = (_HERE / "yardstick.h", _HERE / "yardstick_main.h")
 
 
 def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     """The compiled program for ``source``: from the kernel folder if this source, the shared
-    header, the compiler, its flags and the processor were built before, else compiled now.
+    headers, the compiler, its flags and the processor were built before, else compiled now.
 
     Raises
     ------
@@ -150,7 +152,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     cc = compiler()
     if cc is None:
         raise YardstickUnavailable("no C compiler found (cc, gcc or $CC)")
-    text = source.read_bytes() + b"\0" + HEADER.read_bytes()     # an edited header rebuilds too
+    text = b"\0".join([source.read_bytes(), *(h.read_bytes() for h in HEADERS)])  # an edited header rebuilds too
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = kernel_dir()
@@ -161,7 +163,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        done = subprocess.run([cc, *FLAGS, "-I", str(HEADER.parent), "-o", tmp, str(source)],
+        done = subprocess.run([cc, *FLAGS, "-I", str(HEADERS[0].parent), "-o", tmp, str(source)],
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise YardstickUnavailable(f"{cc} {' '.join(FLAGS)} failed on {source.name}: "

@@ -45,18 +45,6 @@ static const int ACTION_ORDER[] = {PASS, SKIP, REVERSE, DRAW1, DRAW2, SET0, SET1
 
 #include "yardstick.h"         /* the generator (simcards/rng.py) and the clock */
 
-/* Fisher-Yates from the last position down (rng.shuffle_range). The draws do not depend on
- * the swaps, so the core overlaps them; measured here, this loop beat computing every draw
- * first as the engine does (rng.shuffle_range_ahead): 205-235 ns against 230-265 per 77 cards. */
-static inline void shuffle(uint8_t *a, int n, uint64_t *x) {
-    for (int i = n - 1; i > 0; i--) {
-        uint32_t j = below(x, (uint32_t)i + 1);
-        uint8_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
 /* ------------------------------------------------------------------ the game */
 typedef struct {
     int n, alive_n, cur, dir, dealer, turns, rounds, busts, unfinished;  /* cur: who starts a round */
@@ -340,45 +328,23 @@ static int rank(const Game *g, int p) {
     return (int)better + 1;
 }
 
-int main(int argc, char **argv) {
-    Args args;
-    if (parse_args(argc, argv, 2, MAX_PLAYERS, &args)) return 2;
-    uint64_t seed = args.seed;
-    long games = args.games;
-    int n = args.n, check = args.check;
+#define MIN_PLAYERS 2
+#define N_COLUMNS 4
+
+static void start(Game *g, int n) {
     init_tables();
-    static Game g;
-    new_game(&g, n);
-    if (check) {
-        for (long i = 0; i < games; i++) {
-            play(&g, seed, (uint64_t)i);
-            printf("%d %d %d %d", g.rounds, g.turns, g.busts, g.unfinished);
-            for (int p = 0; p < n; p++) {
-                int r = rank(&g, p);
-                printf(" %d %d %d %u", r == 1 && !g.unfinished, r, g.lives[p], g.dealt[p]);
-            }
-            putchar('\n');
-        }
-        return 0;
-    }
-    /* the result of every game is computed (the winner's seat) and folded into a checksum */
-    long long turns = 0, rounds = 0, busts = 0, unfinished = 0;
-    uint64_t checksum = 0;
-    double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID), wall = seconds(CLOCK_MONOTONIC);
-    for (long i = 0; i < games; i++) {
-        play(&g, seed, (uint64_t)i);
-        turns += g.turns;
-        rounds += g.rounds;
-        busts += g.busts;
-        unfinished += g.unfinished;
-        int winner = -1;
-        for (int p = 0; p < n && !g.unfinished; p++)
-            if (rank(&g, p) == 1) winner = p;
-        checksum = checksum * 31 + (uint64_t)(winner + 1);
-    }
-    cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
-    wall = seconds(CLOCK_MONOTONIC) - wall;
-    printf("%ld %.9f %.9f %llu %lld %lld %lld %lld\n", games, cpu, wall, (unsigned long long)checksum,
-           rounds, turns, busts, unfinished);
-    return 0;
+    new_game(g, n);
 }
+
+static void columns(const Game *g, long long *out) {
+    out[0] = g->rounds;
+    out[1] = g->turns;
+    out[2] = g->busts;
+    out[3] = g->unfinished;
+}
+
+static void print_seat(const Game *g, int p, int r) {
+    printf(" %d %d %d %u", r == 1 && !g->unfinished, r, g->lives[p], g->dealt[p]);
+}
+
+#include "yardstick_main.h"

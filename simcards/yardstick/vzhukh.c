@@ -104,16 +104,6 @@ static inline int first_beat(const uint8_t *h, int sum) {
 #endif
 }
 
-/* Fisher-Yates from the last position down (rng.shuffle_range). */
-static inline void shuffle(uint8_t *a, int n, uint64_t *x) {
-    for (int i = n - 1; i > 0; i--) {
-        uint32_t j = below(x, (uint32_t)i + 1);
-        uint8_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
 /* ------------------------------------------------------------------ the game */
 typedef struct {
     int n, rounds, actions, passes, takes, unfinished;
@@ -310,47 +300,15 @@ static void new_game(Game *g, int n) {
     }
 }
 
-int main(int argc, char **argv) {
-    Args args;
-    if (parse_args(argc, argv, MIN_PLAYERS, MAX_PLAYERS, &args)) return 2;
-    uint64_t seed = args.seed;
-    long games = args.games;
-    int n = args.n, check = args.check;
+static void start(Game *g, int n) {
     init_tables();
-    static Game g;
-    new_game(&g, n);
-    long long col[N_COLUMNS], total[N_COLUMNS] = {0};
-    if (check) {
-        for (long i = 0; i < games; i++) {
-            play(&g, seed, (uint64_t)i);
-            columns(&g, col);
-            for (int k = 0; k < N_COLUMNS; k++) printf(k ? " %lld" : "%lld", col[k]);
-            for (int p = 0; p < n; p++) {
-                int r = rank(&g, p);
-                printf(" %d %d %d %d %d %d %d %d %u", r == 1 && !g.unfinished, r, g.penalty[p],
-                       g.round_pen[p][0], g.round_pen[p][1], g.round_pen[p][2], g.takes_by[p],
-                       g.jokers_left[p], g.dealt[p]);
-            }
-            putchar('\n');
-        }
-        return 0;
-    }
-    /* the result of every game is computed (the winners) and folded into a checksum */
-    uint64_t checksum = 0;
-    double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID), wall = seconds(CLOCK_MONOTONIC);
-    for (long i = 0; i < games; i++) {
-        play(&g, seed, (uint64_t)i);
-        columns(&g, col);
-        for (int k = 0; k < N_COLUMNS; k++) total[k] += col[k];
-        uint64_t winners = 0;
-        for (int p = 0; p < n && !g.unfinished; p++)
-            if (rank(&g, p) == 1) winners |= 1u << p;
-        checksum = checksum * 31 + winners;
-    }
-    cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
-    wall = seconds(CLOCK_MONOTONIC) - wall;
-    printf("%ld %.9f %.9f %llu", games, cpu, wall, (unsigned long long)checksum);
-    for (int k = 0; k < N_COLUMNS; k++) printf(" %lld", total[k]);
-    putchar('\n');
-    return 0;
+    new_game(g, n);
 }
+
+static void print_seat(const Game *g, int p, int r) {
+    printf(" %d %d %d %d %d %d %d %d %u", r == 1 && !g->unfinished, r, g->penalty[p],
+           g->round_pen[p][0], g->round_pen[p][1], g->round_pen[p][2], g->takes_by[p],
+           g->jokers_left[p], g->dealt[p]);
+}
+
+#include "yardstick_main.h"

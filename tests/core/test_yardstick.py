@@ -78,10 +78,12 @@ def test_the_build_is_cached_by_source_and_flags(tmp_path, monkeypatch):
     assert yardstick.build() != first
     monkeypatch.undo()
     monkeypatch.setenv("SIMCARDS_KERNEL_DIR", str(tmp_path))
-    header = tmp_path / "yardstick.h"          # the shared header is part of what is built
-    header.write_text(yardstick.HEADER.read_text() + "\n/* an edit */\n")
-    monkeypatch.setattr(yardstick, "HEADER", header)
-    assert yardstick.build() != first
+    shared = yardstick.HEADERS
+    for i, original in enumerate(shared):              # each shared header is part of what is built
+        header = tmp_path / original.name
+        header.write_text(original.read_text() + "\n/* an edit */\n")
+        monkeypatch.setattr(yardstick, "HEADERS", shared[:i] + (header,) + shared[i + 1:])
+        assert yardstick.build() != first
     assert not list(tmp_path.glob("*.tmp"))       # written under a temporary name, then renamed
 
 
