@@ -8,12 +8,12 @@ The yardstick of both is the previous release's figures on the project's machine
 readable reference engine is timed for information only, since it is written to be read, not
 to be fast.
 
-For Five Alive with ``high_first`` and Thirty-One with ``greedy`` in every seat a second
-yardstick is timed in the same run: a tight single-threaded C program that plays exactly the
-same games (simcards.yardstick), compiled with the system C compiler on this machine.
-``c_ratio`` is ``simulate``'s CPU time per turn on one core over the C's, ``c_kernel_ratio`` the
-kernel alone's; issue 13's target for Five Alive is a ``c_ratio`` of at most 1.5 (``c_target``),
-and for Thirty-One the C is information: how far the engine is from what one core can do. Other
+For each game's line-up in ``simcards.yardstick.YARDSTICKS`` (its default strategy in every
+seat) a second yardstick is timed in the same run: a tight single-threaded C program that plays
+exactly the same games, compiled with the system C compiler on this machine. ``c_ratio`` is
+``simulate``'s CPU time per turn on one core over the C's, ``c_kernel_ratio`` the kernel alone's;
+issue 13's target for Five Alive is a ``c_ratio`` of at most 1.5 (``c_target``), and for the
+other games the C is information: how far the engine is from what one core can do. Other
 line-ups have no C yardstick (``c_note`` says so, as it says when no C compiler is found).
 
 Wall-clock figures measure the machine as well as the engine: on a shared or busy machine

@@ -363,9 +363,10 @@ def bench_cmd(
     """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
     and of the kernel alone (records, no frame) on one core, both against the previous release;
     the reference engine for information.
-    Five Alive with high_first and Thirty-One with greedy in every seat also time a tight C
-    program playing the same games, built here with the system C compiler: issue 13's target for
-    Five Alive is simulate on one core at most 1.5x its CPU time per turn. With --against, this
+    Each game's default line-up (high_first, greedy, random, low_attack in every seat) also times
+    a tight C program playing the same games, built here with the system C compiler: issue 13's
+    target for Five Alive is simulate on one core at most 1.5x its CPU time per turn; for the
+    other games the C is information. With --against, this
     code and another checkout are timed side by side instead (simulate, one core, CPU time):
     the machine's drift then cancels out."""
     from simcards.bench import bench

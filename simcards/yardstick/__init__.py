@@ -5,8 +5,9 @@ Issue 13 sets Five Alive's speed target against a tight single-threaded C implem
 figure measured elsewhere says little: ``simcards bench`` compiles the game's C program
 (shipped beside this module) with the system C compiler and times it on the same machine, in
 the same run, as the engine. Thirty-One (every seat ``greedy``; its target is against the
-previous release) and Vzhukh (every seat ``low_attack``) have one too, for information: the C
-tells how far the engine is from what the machine can do at all.
+previous release), Vzhukh (every seat ``low_attack``) and Bombs Away (every seat ``random``)
+have one too, for information: the C tells how far the engine is from what the machine can do
+at all.
 
 Each C program plays exactly the games of
 ``simcards.simulate(game, [strategy] * players, games, seed=seed)`` (default rules): the same
@@ -75,6 +76,7 @@ YARDSTICKS: dict[str, Yardstick] = {
     "five-alive": Yardstick("five-alive", "high_first", _HERE / "five_alive.c", target=1.5),
     "thirty-one": Yardstick("thirty-one", "greedy", _HERE / "thirty_one.c"),
     "vzhukh": Yardstick("vzhukh", "low_attack", _HERE / "vzhukh.c"),
+    "bombs-away": Yardstick("bombs-away", "random", _HERE / "bombs_away.c"),
 }
 FIVE_ALIVE_SOURCE = YARDSTICKS["five-alive"].source
 

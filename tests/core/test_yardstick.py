@@ -18,7 +18,9 @@ from simcards.errors import SimcardsError
 #: (game, seed, players, games): every line-up with a C program, at several player counts
 CHECKED = [("five-alive", 0, 4, 400), ("five-alive", 2027, 4, 400), ("five-alive", 5, 3, 200),
            ("thirty-one", 0, 4, 400), ("thirty-one", 2027, 3, 300), ("thirty-one", 5, 2, 300),
-           ("vzhukh", 0, 4, 400), ("vzhukh", 2027, 3, 300), ("vzhukh", 5, 6, 200)]
+           ("vzhukh", 0, 4, 400), ("vzhukh", 2027, 3, 300), ("vzhukh", 5, 6, 200),
+           ("bombs-away", 0, 4, 400), ("bombs-away", 2027, 3, 300), ("bombs-away", 5, 5, 200),
+           ("bombs-away", 7, 2, 300)]
 
 
 @pytest.mark.parametrize(("game", "seed", "players", "games"), CHECKED)
@@ -60,9 +62,11 @@ def test_a_yardstick_outside_its_player_counts_or_games_is_refused():
         yardstick.run(10, 0, 5, "thirty-one")
     with pytest.raises(SimcardsError, match="vzhukh is played by 2 to 6 players, not 7"):
         yardstick.run(10, 0, 7, "vzhukh")
-    with pytest.raises(SimcardsError,
-                       match="no C yardstick for 'bombs-away': accepted are five-alive, thirty-one, vzhukh"):
-        yardstick.run(10, 0, 4, "bombs-away")
+    with pytest.raises(SimcardsError, match="bombs-away is played by 2 to 5 players, not 6"):
+        yardstick.run(10, 0, 6, "bombs-away")
+    with pytest.raises(SimcardsError, match="no C yardstick for 'no-such-game': accepted are "
+                                            "five-alive, thirty-one, vzhukh, bombs-away"):
+        yardstick.run(10, 0, 4, "no-such-game")
 
 
 def test_the_build_is_cached_by_source_and_flags(tmp_path, monkeypatch):
@@ -114,7 +118,9 @@ def test_a_failing_c_program_is_a_note_not_a_crash(monkeypatch):
     ("vzhukh", ["low_attack", "random"], ["simcards_strategies.vzhukh.low_attack",
                                           "simcards_strategies.vzhukh.random"]),
     ("vzhukh", ["low_attack"] * 2, ["my_strategies.low_attack"] * 2),
-    ("bombs-away", ["random"] * 2, ["simcards_strategies.bombs_away.random"] * 2),
+    ("bombs-away", ["duelist", "random"], ["simcards_strategies.bombs_away.duelist",
+                                           "simcards_strategies.bombs_away.random"]),
+    ("bombs-away", ["random"] * 2, ["my_strategies.random"] * 2),
 ])
 def test_other_line_ups_have_no_c_yardstick(game, strategies, modules):
     row, note = c_yardstick(game, strategies, modules, 10, 0)
