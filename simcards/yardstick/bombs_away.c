@@ -379,12 +379,6 @@ static inline long long key(const Game *g, int p) {
     return g->alive >> p & 1 ? (1ll << 40) + g->points[p] : g->out_order[p];
 }
 
-static int rank(const Game *g, int p) {
-    int better = 0;
-    long long mine = key(g, p);
-    for (int q = 0; q < g->n; q++) better += key(g, q) > mine;
-    return better + 1;
-}
 
 static void columns(const Game *g, long long *out) {
     out[0] = g->turns;

@@ -319,13 +319,10 @@ static void play(Game *g, uint64_t seed, uint64_t index) {
     }
 }
 
-/* Rank 1 + the seats with a strictly higher key (simcards.engine.rank_from_key). */
-static int rank(const Game *g, int p) {
-    int64_t key[MAX_PLAYERS], better = 0;
-    for (int q = 0; q < g->n; q++)
-        key[q] = g->unfinished ? g->lives[q] : g->lives[q] > 0 ? (int64_t)1 << 40 : g->out_at[q];
-    for (int q = 0; q < g->n; q++) better += key[q] > key[p];
-    return (int)better + 1;
+/* Seat p's ranking key (higher ranks higher): lives in an unfinished game, else the survivor
+ * above everyone and the others by when they went out. */
+static long long key(const Game *g, int p) {
+    return g->unfinished ? g->lives[p] : g->lives[p] > 0 ? 1ll << 40 : g->out_at[p];
 }
 
 #define MIN_PLAYERS 2

@@ -350,12 +350,8 @@ static void play(Game *g, uint64_t seed, uint64_t game) {
     }
 }
 
-/* Rank 1 + the seats with strictly more keys (simcards.engine.rank_from_key). */
-static int rank(const Game *g, int p) {
-    int better = 0;
-    for (int q = 0; q < g->n; q++) better += g->keys[q] > g->keys[p];
-    return better + 1;
-}
+/* Seat p's ranking key (higher ranks higher): the keys it holds. */
+static long long key(const Game *g, int p) { return g->keys[p]; }
 
 static void columns(const Game *g, long long *out) {
     const int c[N_COLUMNS] = {g->rounds, g->turns, g->e31, g->e33, g->e678, g->eprop, g->ecap,

@@ -277,12 +277,8 @@ static void play(Game *g, uint64_t seed, uint64_t index) {
     }
 }
 
-/* Rank 1 + the seats with strictly fewer penalty points (rule 13). */
-static int rank(const Game *g, int p) {
-    int better = 0;
-    for (int q = 0; q < g->n; q++) better += g->penalty[q] < g->penalty[p];
-    return better + 1;
-}
+/* Seat p's ranking key (higher ranks higher): fewer penalty points (rule 13). */
+static long long key(const Game *g, int p) { return -(long long)g->penalty[p]; }
 
 static void columns(const Game *g, long long *out) {
     int jokers = 0;

@@ -5,7 +5,7 @@
  *   void start(Game *g, int n): g ready for games of n players (and the program's tables);
  *   void play(Game *g, uint64_t seed, uint64_t game): game `game` of the seed, played into g;
  *   void columns(const Game *g, long long out[N_COLUMNS]): its per-game columns, the frame's order;
- *   int rank(const Game *g, int p): seat p's rank (1 for a winner);
+ *   long long key(const Game *g, int p): seat p's ranking key, higher ranking higher;
  *   void print_seat(const Game *g, int p, int rank): " win rank ..." seat p's columns, the frame's
  *     order after win and rank.
  * Usage: PROGRAM SEED GAMES PLAYERS [check]
@@ -15,6 +15,15 @@
  *   with "check": one line per game, its columns, then each seat's (simcards.yardstick parses both). */
 #ifndef SIMCARDS_YARDSTICK_MAIN_H
 #define SIMCARDS_YARDSTICK_MAIN_H
+
+/* Rank 1 + the seats with a strictly higher key (simcards.engine.rank_from_key): tied seats
+ * share a rank, and every seat ranked 1 wins. */
+static int rank(const Game *g, int p) {
+    int better = 0;
+    long long mine = key(g, p);
+    for (int q = 0; q < g->n; q++) better += key(g, q) > mine;
+    return better + 1;
+}
 
 int main(int argc, char **argv) {
     Args args;
