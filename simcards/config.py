@@ -7,9 +7,10 @@ what it imports, so a cached engine function outlived an edit of its rules.
 Only the generated kernel modules are cached (``KERNEL_NJIT_OPTIONS``): their
 file name carries a hash of every source they reach (simcards.sources), so a
 cached kernel is always the current code, and a fresh process (the CLI, a test,
-a Dask worker) loads it from disk instead of recompiling. The one other function cached
-on disk is ``simcards.frame._narrow``, which calls nothing of the project's, so that the
-timestamp of its own file is all its machine code depends on.
+a Dask worker) loads it from disk instead of recompiling. The other functions cached on
+disk (the frame's passes, ``simcards.frame._narrow`` and ``_win_shares``, and those of
+simcards.stats) call nothing of the project's, so that the timestamp of their own file is
+all their machine code depends on.
 
 Compiled functions: numba makes each compiled (not inlined) function a library of its own,
 optimizes it with LLVM and emits its machine code, then links its IR into every library that

@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from numba import njit
+from numba import njit, uint64
 
 from simcards.config import NJIT_OPTIONS
 from simcards.errors import ContractError
@@ -59,25 +59,60 @@ def code_dtype(n_categories: int) -> np.dtype:
     raise ValueError(n_categories)  # pragma: no cover - more categories than int64
 
 
-# Cached on disk: it reaches no other project source, so numba's check of this file's
+# Cached on disk: they reach no other project source, so numba's check of this file's
 # timestamp is enough to follow an edit (simcards.config).
-@njit(**NJIT_OPTIONS, cache=True)
-def _narrow(values, out, lo, hi):
-    """``out[g, p] = values[g, p]`` (``values[g, 0]`` for a game column of shape (count, 1)),
-    cast to ``out``'s type; True when some value lies outside lo..hi.
+_BLOCK = 256   # games a pass narrows at a time: their records stay in L1 for every column
 
-    One pass over the int64 records, checking and narrowing together: numpy took three
-    (min, max, the cast), each reading the whole interleaved record block for one column
-    (Thirty-One, 4 players: 8 of the frame's 16 ns per turn on one core)."""
+
+@njit(**NJIT_OPTIONS, cache=True)
+def _narrow(records, picks, outs, lo, hi):
+    """``outs[k][g, p] = records[g, p, picks[k]]`` (``records[g, 0, picks[k]]`` for game records,
+    shape (count, 1, width)) for the columns k of one type, cast to that type; True when some
+    value lies outside lo[k]..hi[k].
+
+    One pass over the int64 records for every column of a type, a block of games at a time, so
+    that a block's records are read from memory once: a pass per column read the whole
+    interleaved record block each time (Thirty-One, 4 players: 76 of the frame's 125 ns per
+    game). Indices are unsigned, which spares numba's negative-index test on every access, and
+    the bounds are one unsigned comparison, ``v - lo <= hi - lo`` (unsigned, so that it wraps), folded into a running maximum:
+    with both, a column costs 1.6 ns per game instead of 4."""
+    count, n = outs[0].shape
+    wide = records.shape[1] > 1
+    worst = np.zeros(len(outs), np.uint64)
+    for start in range(0, count, _BLOCK):
+        stop = min(start + _BLOCK, count)
+        for k in range(len(outs)):
+            out = outs[k]
+            c, low, w = uint64(picks[k]), uint64(lo[k]), worst[k]
+            for g in range(uint64(start), uint64(stop)):
+                if wide:
+                    for p in range(uint64(n)):
+                        v = records[g, p, c]
+                        w = max(w, uint64(v) - low)     # wraps below lo: unsigned arithmetic
+                        out[g, p] = v
+                else:
+                    v = records[g, uint64(0), c]
+                    w = max(w, uint64(v) - low)     # wraps below lo: unsigned arithmetic
+                    for p in range(uint64(n)):
+                        out[g, p] = v
+            worst[k] = w
+    for k in range(len(outs)):
+        if worst[k] > uint64(hi[k]) - uint64(lo[k]):
+            return True
+    return False
+
+
+@njit(**NJIT_OPTIONS, cache=True)
+def _win_shares(seat_out, out):
+    """``out[g, p]``: 1/k for each of the game's k winners (``seat_out[g, p, 0]`` is 1), else 0.
+    numpy's masked divide took a quarter of the frame's time."""
     count, n = out.shape
-    wide = values.shape[1] > 1
-    bad = False
     for g in range(count):
+        winners = 0
         for p in range(n):
-            v = values[g, p if wide else 0]
-            bad |= (v < lo) | (v > hi)
-            out[g, p] = v
-    return bad
+            winners += seat_out[g, p, 0]
+        for p in range(n):
+            out[g, p] = seat_out[g, p, 0] / winners if winners > 0 else 0.0
 
 
 @functools.lru_cache(maxsize=64)
@@ -150,6 +185,9 @@ class FrameBuilder:
         self.dtypes = frame_dtypes(spec, rules, n_players, len(self.categories), order)
         rows = self.n_games * n_players
         self.columns = {name: np.empty(rows, dtype) for name, dtype in self.dtypes.items()}
+        # the kernel record columns, by type: one compiled pass narrows each group (``_narrow``)
+        self._seat_groups = self._groups({"rank": 1, **{name: 2 + j for j, name in enumerate(spec.seat_columns)}})
+        self._game_groups = self._groups({name: j for j, name in enumerate(spec.game_columns)})
         self._filled = 0
         self._lock = threading.Lock()
 
@@ -179,11 +217,23 @@ class FrameBuilder:
             self._check(name, values)
         self._grid(name, game, count)[...] = values
 
-    def _put_records(self, name: str, game: int, count: int, values: np.ndarray) -> None:
-        """``_put`` for int64 kernel records, in one compiled pass (``_narrow``)."""
-        lo, hi = self.bounds[name]
-        if _narrow(values, self._grid(name, game, count), lo, hi):
-            self._check(name, values)       # raises, naming the value
+    def _groups(self, picks: Mapping[str, int]) -> list[tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]]:
+        """(names, their places in a record, least and greatest values) for each column type."""
+        groups = []
+        for dtype in dict.fromkeys(self.dtypes[name] for name in picks):
+            names = tuple(name for name in picks if self.dtypes[name] == dtype)
+            bounds = np.array([self.bounds[name] for name in names], np.int64).reshape(-1, 2)
+            groups.append((names, np.array([picks[name] for name in names], np.int64),
+                           bounds[:, 0].copy(), bounds[:, 1].copy()))
+        return groups
+
+    def _put_records(self, groups: list, records: np.ndarray, game: int, count: int) -> None:
+        """Kernel records, (count, seats, width) or (count, 1, width) for game records, checked
+        and narrowed into their columns' rows, one compiled pass per column type (``_narrow``)."""
+        for names, picks, lo, hi in groups:
+            if _narrow(records, picks, tuple(self._grid(name, game, count) for name in names), lo, hi):
+                for name, c in zip(names, picks):
+                    self._check(name, records[:, :, c])      # raises, naming the value
 
     def _done(self, count: int) -> None:
         with self._lock:
@@ -200,16 +250,9 @@ class FrameBuilder:
         grid("strategy")[...] = codes
         if order is not None:
             grid(ORDER)[...] = order
-        wins = seat_out[:, :, 0]
-        winners = wins.sum(axis=1, keepdims=True)
-        share = grid("win_share")
-        share[...] = 0.0
-        np.divide(wins, winners, out=share, where=winners > 0)
-        self._put_records("rank", game, count, seat_out[:, :, 1])
-        for j, name in enumerate(self.spec.seat_columns):
-            self._put_records(name, game, count, seat_out[:, :, 2 + j])
-        for j, name in enumerate(self.spec.game_columns):
-            self._put_records(name, game, count, game_out[:, j, None])
+        _win_shares(seat_out, grid("win_share"))
+        self._put_records(self._seat_groups, seat_out, game, count)
+        self._put_records(self._game_groups, game_out[:, None, :], game, count)
         self._done(count)
 
     def put_frame(self, game: int, part: pd.DataFrame, order: int | None = None) -> None:

@@ -12,7 +12,7 @@ import pytest
 import simcards
 from simcards.batch import run_range, to_frame
 from simcards.errors import ContractError
-from simcards.frame import FrameBuilder, row_bytes
+from simcards.frame import FrameBuilder, _narrow, row_bytes
 from simcards.registry import UNFINISHED
 
 INTS = (np.int8, np.int16, np.int32, np.int64)
@@ -77,6 +77,35 @@ def test_every_rule_variant_stays_within_the_declared_bounds(game, kit):
             batch = kit.batch_for(game, lineup, 3, rules)
             frame = to_frame(batch, *run_range(batch, 0, 40))
             assert len(frame) == 40 * len(lineup), label
+
+
+@pytest.mark.parametrize("width", [3, 1], ids=["seat records", "game records"])
+def test_one_pass_narrows_a_types_columns_and_checks_both_ends_of_each(width):
+    """``_narrow`` writes each column of a type into its rows (a game record onto every seat)
+    over several blocks of games, and finds a value one past either end of any one column's
+    bounds, with the widest bounds as well (its comparison is unsigned: it must wrap)."""
+    rng = np.random.default_rng(3)
+    count = 700                     # games: more than one block
+    records = rng.integers(-90, 90, (count, width, 5))
+    picks = np.array([4, 0, 2])
+    least, most = records[:, :, picks].min(axis=(0, 1)), records[:, :, picks].max(axis=(0, 1))
+    outs = tuple(np.empty((count, 3), np.int8) for _ in picks)
+    assert not _narrow(records, picks, outs, least, most)
+    for out, c in zip(outs, picks):
+        assert (out == np.broadcast_to(records[:, :, c], (count, 3))).all()
+    for k in range(len(picks)):
+        tight_lo = least.copy()
+        tight_lo[k] += 1
+        tight_hi = most.copy()
+        tight_hi[k] -= 1
+        assert _narrow(records, picks, outs, tight_lo, most), k
+        assert _narrow(records, picks, outs, least, tight_hi), k
+    wide = tuple(np.empty((count, 3), np.int64) for _ in picks)
+    full = np.iinfo(np.int64)
+    records[5, 0, 4], records[6, 0, 0] = full.min, full.max
+    assert not _narrow(records, picks, wide, np.full(3, full.min), np.full(3, full.max))
+    assert _narrow(records, picks, wide, np.full(3, full.min + 1), np.full(3, full.max))
+    assert _narrow(records, picks, wide, np.full(3, full.min), np.full(3, full.max - 1))
 
 
 def test_a_value_outside_its_bounds_raises_instead_of_wrapping(game, kit):
