@@ -65,38 +65,41 @@ _BLOCK = 256   # games a pass narrows at a time: their records stay in L1 for ev
 
 
 @njit(**NJIT_OPTIONS, cache=True)
-def _narrow(records, picks, outs, lo, hi):
-    """``outs[k][g, p] = records[g, p, picks[k]]`` (``records[g, 0, picks[k]]`` for game records,
-    shape (count, 1, width)) for the columns k of one type, cast to that type; True when some
-    value lies outside lo[k]..hi[k].
+def _narrow(records, picks, block, first, n, lo, hi):
+    """``block[k, first + g * n + p] = records[g, p, picks[k]]`` (``records[g, 0, picks[k]]`` for
+    game records, shape (count, 1, width)) for the n seats of the records' games and the
+    columns k of one type (``block``: their rows, one column each), cast to that type; True
+    when some value lies outside lo[k]..hi[k]. The block comes whole, so that one machine code
+    serves every chunk and every count of columns of a type.
 
     One pass over the int64 records for every column of a type, a block of games at a time, so
     that a block's records are read from memory once: a pass per column read the whole
     interleaved record block each time (Thirty-One, 4 players: 76 of the frame's 125 ns per
     game). Indices are unsigned, which spares numba's negative-index test on every access, and
-    the bounds are one unsigned comparison, ``v - lo <= hi - lo`` (unsigned, so that it wraps), folded into a running maximum:
-    with both, a column costs 1.6 ns per game instead of 4."""
-    count, n = outs[0].shape
+    the bounds are one unsigned comparison, ``v - lo <= hi - lo`` (unsigned, so that it wraps),
+    folded into a running maximum: with both, a column costs 1.6 ns per game instead of 4."""
+    count = records.shape[0]
     wide = records.shape[1] > 1
-    worst = np.zeros(len(outs), np.uint64)
+    un, base = uint64(n), uint64(first)
+    worst = np.zeros(block.shape[0], np.uint64)
     for start in range(0, count, _BLOCK):
         stop = min(start + _BLOCK, count)
-        for k in range(len(outs)):
-            out = outs[k]
+        for k in range(uint64(block.shape[0])):
             c, low, w = uint64(picks[k]), uint64(lo[k]), worst[k]
             for g in range(uint64(start), uint64(stop)):
+                row = base + g * un
                 if wide:
-                    for p in range(uint64(n)):
+                    for p in range(un):
                         v = records[g, p, c]
                         w = max(w, uint64(v) - low)     # wraps below lo: unsigned arithmetic
-                        out[g, p] = v
+                        block[k, row + p] = v
                 else:
                     v = records[g, uint64(0), c]
-                    w = max(w, uint64(v) - low)     # wraps below lo: unsigned arithmetic
-                    for p in range(uint64(n)):
-                        out[g, p] = v
+                    w = max(w, uint64(v) - low)
+                    for p in range(un):
+                        block[k, row + p] = v
             worst[k] = w
-    for k in range(len(outs)):
+    for k in range(block.shape[0]):
         if worst[k] > uint64(hi[k]) - uint64(lo[k]):
             return True
     return False
@@ -184,10 +187,15 @@ class FrameBuilder:
         self.bounds = column_bounds(spec, rules, n_players)
         self.dtypes = frame_dtypes(spec, rules, n_players, len(self.categories), order)
         rows = self.n_games * n_players
-        self.columns = {name: np.empty(rows, dtype) for name, dtype in self.dtypes.items()}
-        # the kernel record columns, by type: one compiled pass narrows each group (``_narrow``)
-        self._seat_groups = self._groups({"rank": 1, **{name: 2 + j for j, name in enumerate(spec.seat_columns)}})
-        self._game_groups = self._groups({name: j for j, name in enumerate(spec.game_columns)})
+        # The kernel record columns, by type: each group's columns are the rows of one block,
+        # which one compiled pass fills (``_narrow``; one machine code per type, whatever the
+        # number of columns); the other columns are arrays of their own.
+        blocks: dict[str, np.ndarray] = {}
+        self._seat_groups = self._groups({"rank": 1, **{name: 2 + j for j, name in enumerate(spec.seat_columns)}},
+                                         rows, blocks)
+        self._game_groups = self._groups({name: j for j, name in enumerate(spec.game_columns)}, rows, blocks)
+        self.columns = {name: blocks[name] if name in blocks else np.empty(rows, dtype)
+                        for name, dtype in self.dtypes.items()}
         self._filled = 0
         self._lock = threading.Lock()
 
@@ -217,21 +225,27 @@ class FrameBuilder:
             self._check(name, values)
         self._grid(name, game, count)[...] = values
 
-    def _groups(self, picks: Mapping[str, int]) -> list[tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]]:
-        """(names, their places in a record, least and greatest values) for each column type."""
+    def _groups(self, picks: Mapping[str, int], rows: int, columns: dict[str, np.ndarray]) -> list[tuple]:
+        """(names, their block of ``rows`` rows each, their places in a record, least and greatest
+        values) for each column type among ``picks``; each column, a row of its block, into
+        ``columns``."""
         groups = []
         for dtype in dict.fromkeys(self.dtypes[name] for name in picks):
             names = tuple(name for name in picks if self.dtypes[name] == dtype)
+            block = np.empty((len(names), rows), dtype)
+            columns.update(zip(names, block))
+            if dtype == bool:       # 0 or 1 (its bounds): written as int8, a machine code fewer
+                block = block.view(np.int8)
             bounds = np.array([self.bounds[name] for name in names], np.int64).reshape(-1, 2)
-            groups.append((names, np.array([picks[name] for name in names], np.int64),
+            groups.append((names, block, np.array([picks[name] for name in names], np.int64),
                            bounds[:, 0].copy(), bounds[:, 1].copy()))
         return groups
 
     def _put_records(self, groups: list, records: np.ndarray, game: int, count: int) -> None:
         """Kernel records, (count, seats, width) or (count, 1, width) for game records, checked
         and narrowed into their columns' rows, one compiled pass per column type (``_narrow``)."""
-        for names, picks, lo, hi in groups:
-            if _narrow(records, picks, tuple(self._grid(name, game, count) for name in names), lo, hi):
+        for names, block, picks, lo, hi in groups:
+            if _narrow(records, picks, block, game * self.n_players, self.n_players, lo, hi):
                 for name, c in zip(names, picks):
                     self._check(name, records[:, :, c])      # raises, naming the value
 

@@ -81,31 +81,33 @@ def test_every_rule_variant_stays_within_the_declared_bounds(game, kit):
 
 @pytest.mark.parametrize("width", [3, 1], ids=["seat records", "game records"])
 def test_one_pass_narrows_a_types_columns_and_checks_both_ends_of_each(width):
-    """``_narrow`` writes each column of a type into its rows (a game record onto every seat)
-    over several blocks of games, and finds a value one past either end of any one column's
-    bounds, with the widest bounds as well (its comparison is unsigned: it must wrap)."""
+    """``_narrow`` writes each column of a type into its rows of the block (a game record onto
+    every seat), from the first row it is given, over several blocks of games, and finds a
+    value one past either end of any one column's bounds, with the widest bounds as well (its
+    comparison is unsigned: it must wrap)."""
     rng = np.random.default_rng(3)
-    count = 700                     # games: more than one block
+    count, n, first = 700, 3, 30            # games: more than one block; rows before them
     records = rng.integers(-90, 90, (count, width, 5))
     picks = np.array([4, 0, 2])
     least, most = records[:, :, picks].min(axis=(0, 1)), records[:, :, picks].max(axis=(0, 1))
-    outs = tuple(np.empty((count, 3), np.int8) for _ in picks)
-    assert not _narrow(records, picks, outs, least, most)
-    for out, c in zip(outs, picks):
-        assert (out == np.broadcast_to(records[:, :, c], (count, 3))).all()
+    block = np.zeros((len(picks), first + count * n + 9), np.int8)
+    assert not _narrow(records, picks, block, first, n, least, most)
+    for row, c in zip(block, picks):
+        assert (row[first:first + count * n].reshape(count, n) == np.broadcast_to(records[:, :, c], (count, n))).all()
+        assert not row[:first].any() and not row[first + count * n:].any()
     for k in range(len(picks)):
         tight_lo = least.copy()
         tight_lo[k] += 1
         tight_hi = most.copy()
         tight_hi[k] -= 1
-        assert _narrow(records, picks, outs, tight_lo, most), k
-        assert _narrow(records, picks, outs, least, tight_hi), k
-    wide = tuple(np.empty((count, 3), np.int64) for _ in picks)
+        assert _narrow(records, picks, block, first, n, tight_lo, most), k
+        assert _narrow(records, picks, block, first, n, least, tight_hi), k
+    wide = np.empty((len(picks), count * n), np.int64)
     full = np.iinfo(np.int64)
     records[5, 0, 4], records[6, 0, 0] = full.min, full.max
-    assert not _narrow(records, picks, wide, np.full(3, full.min), np.full(3, full.max))
-    assert _narrow(records, picks, wide, np.full(3, full.min + 1), np.full(3, full.max))
-    assert _narrow(records, picks, wide, np.full(3, full.min), np.full(3, full.max - 1))
+    assert not _narrow(records, picks, wide, 0, n, np.full(3, full.min), np.full(3, full.max))
+    assert _narrow(records, picks, wide, 0, n, np.full(3, full.min + 1), np.full(3, full.max))
+    assert _narrow(records, picks, wide, 0, n, np.full(3, full.min), np.full(3, full.max - 1))
 
 
 def test_a_value_outside_its_bounds_raises_instead_of_wrapping(game, kit):
