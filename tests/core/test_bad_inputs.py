@@ -169,3 +169,24 @@ def test_experiment_file_bad_input(tmp_path, content, words):
     for word in words:
         assert word in message, message
     assert os.listdir(tmp_path) == ["exp.toml"]
+
+
+def test_the_memory_check_asks_the_system_only_for_rows_that_might_not_fit(monkeypatch):
+    from simcards import validate
+    spec = simcards.get_game("five-alive")
+    per_game = validate.row_bytes(spec, 4)
+    small = validate.SURELY_FREE // per_game            # rows that surely fit
+    asked = []
+
+    def free():
+        asked.append(True)
+        return validate.SURELY_FREE + per_game          # room for one game more than `small`
+
+    monkeypatch.setattr(validate, "available_memory", free)
+    validate.check_memory(spec, 4, small)
+    assert asked == []
+    validate.check_memory(spec, 4, small + 1)          # past the line: asked, and fits
+    assert asked == [True]
+    with pytest.raises(SimcardsError, match=f"bad number of games {small + 2:,}"):
+        validate.check_memory(spec, 4, small + 2)
+    assert len(asked) == 2
