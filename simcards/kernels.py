@@ -290,7 +290,7 @@ def _roots(infos: Sequence[StrategyInfo]) -> list[Path]:
     return sorted(roots)
 
 
-_closures: dict[tuple, tuple[list[Path], list[tuple[int, int]]]] = {}
+_closures: dict[tuple, tuple[list[Path], list[sources.Stamp]]] = {}
 
 
 def dependencies(spec: GameSpec, infos: Sequence[StrategyInfo]) -> list[Path]:
@@ -298,6 +298,13 @@ def dependencies(spec: GameSpec, infos: Sequence[StrategyInfo]) -> list[Path]:
 
     Following the imports costs ~0.1 s; it is redone only when one of the files found last
     time changed (a stat each), since only an edit can change what a file imports."""
+    return _dependencies_now(spec, infos)[0]
+
+
+def _dependencies_now(spec: GameSpec, infos: Sequence[StrategyInfo]
+                      ) -> tuple[list[Path], list[sources.Stamp]]:
+    """``dependencies`` and each file's stamp, taken in this call (the staleness check and the
+    key use them instead of a stat each of their own)."""
     # what the generated module imports, followed transitively; the template itself as a leaf
     modules = ["simcards.config", "simcards.rng", "simcards.borrow", f"{spec.package}.fast"]
     for info in infos:
@@ -305,35 +312,30 @@ def dependencies(spec: GameSpec, infos: Sequence[StrategyInfo]) -> list[Path]:
             modules.append(decision_function(spec, info, d)[0])
     key = (spec.name, tuple(modules))
     known = _closures.get(key)
-    if known is not None and _stamps(known[0]) == known[1]:
-        return known[0]
+    if known is not None:
+        stamps = [sources.stamp(f) for f in known[0]]
+        if stamps == known[1]:
+            return known[0], stamps
     files = sources.closure(modules, _roots(infos), leaves=["simcards.kernels"])
-    _closures[key] = (files, _stamps(files))
-    return files
+    stamps = [sources.stamp(f) for f in files]
+    _closures[key] = (files, stamps)
+    return files, stamps
 
 
-def _stamps(files: list[Path]) -> list[tuple[int, int]]:
-    out = []
-    for f in files:
-        try:
-            st = f.stat()
-            out.append((st.st_mtime_ns, st.st_size))
-        except OSError:
-            out.append((-1, -1))
-    return out
-
-
-def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo], deps: Sequence[Path] | None = None) -> str:
+def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo], deps: Sequence[Path] | None = None,
+               stamps: Sequence[sources.Stamp] | None = None) -> str:
     """The hash of everything the kernel is compiled from; ``deps``: ``dependencies(spec, infos)``
-    when the caller has it already."""
+    when the caller has it already, ``stamps`` their stamps when it has just taken them."""
     h = hashlib.sha256(_TEMPLATE_VERSION.encode())
     # library code is represented by its version: numba's own cache index checks numba's
     h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}".encode())
     h.update(spec.name.encode())
     for info in infos:
         h.update(info.name.encode() + b"\0" + info.module.encode() + b"\0")
-    for path in dependencies(spec, infos) if deps is None else deps:
-        h.update(str(path.name).encode() + b"\0" + sources.digest(path).encode())
+    deps = dependencies(spec, infos) if deps is None else deps
+    now = [None] * len(deps) if stamps is None else stamps
+    for path, s in zip(deps, now, strict=True):
+        h.update(str(path.name).encode() + b"\0" + sources.digest(path, s).encode())
     return h.hexdigest()[:16]
 
 
@@ -348,9 +350,10 @@ def write_source(path: Path, text: str) -> None:
 
 
 def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo],
-                       deps: Sequence[Path] | None = None) -> str:
+                       deps: Sequence[Path] | None = None,
+                       stamps: Sequence[sources.Stamp] | None = None) -> str:
     """The generated module's name: the game and the key of every source it depends on."""
-    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos, deps)}"
+    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos, deps, stamps)}"
 
 
 def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True,
@@ -368,10 +371,10 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     memo = (spec.name, tuple(i.module for i in infos), entry)
     if not check and memo in _last:
         return _last[memo]
-    deps = dependencies(spec, infos)
-    sources.check_unchanged(deps)
+    deps, stamps = _dependencies_now(spec, infos)      # one stat a file for all three uses
+    sources.check_unchanged(deps, stamps)
     sources.observe(deps)
-    modname = kernel_module_name(spec, infos, deps)
+    modname = kernel_module_name(spec, infos, deps, stamps)
     key = modname.rsplit("_", 1)[1]
     if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]

@@ -29,21 +29,39 @@ _imports: dict[str, list[str]] = {}                 # sha256 -> imported module 
 _seen: dict[Path, str] = {}                         # digest when this process first saw the file
 
 
-def digest(path: Path) -> str:
-    """sha256 of a file, recomputed only when its mtime or size changed."""
-    st = path.stat()
+#: A file's (mtime_ns, size), or MISSING for a file that is gone.
+Stamp = tuple[int, int]
+MISSING: Stamp = (-1, -1)
+
+
+def stamp(path: Path) -> Stamp:
+    """The file's (mtime_ns, size) now: one stat."""
+    try:
+        st = path.stat()
+    except OSError:
+        return MISSING
+    return st.st_mtime_ns, st.st_size
+
+
+def digest(path: Path, now: Stamp | None = None) -> str:
+    """sha256 of a file, recomputed only when its mtime or size changed. ``now``: its stamp,
+    taken by a caller that has just taken it (a kernel's load stats each source once, not three
+    times: ``kernels.load_kernel``); FileNotFoundError for a file that is gone."""
+    mtime, size = stamp(path) if now is None else now
+    if (mtime, size) == MISSING:
+        raise FileNotFoundError(f"no file {path}")
     cached = _digests.get(path)
-    if cached and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
+    if cached and cached[0] == mtime and cached[1] == size:
         return cached[2]
     h = hashlib.sha256(path.read_bytes()).hexdigest()
-    _digests[path] = (st.st_mtime_ns, st.st_size, h)
+    _digests[path] = (mtime, size, h)
     return h
 
 
-def _digest_or_none(path: Path) -> str | None:
-    """``digest``, or None for a file that is gone (one stat either way)."""
+def _digest_or_none(path: Path, now: Stamp | None = None) -> str | None:
+    """``digest``, or None for a file that is gone (one stat either way, none given ``now``)."""
     try:
-        return digest(path)
+        return digest(path, now)
     except FileNotFoundError:
         return None
 
@@ -130,10 +148,13 @@ def observe(paths: Iterable[Path]) -> None:
             _seen[p] = digest(p)
 
 
-def check_unchanged(paths: Iterable[Path]) -> None:
+def check_unchanged(paths: Iterable[Path], stamps: Iterable[Stamp] | None = None) -> None:
     """Raise if a file this process already imported has changed since: numba cannot
-    reload compiled code, so the old code would run."""
-    changed = [p for p in paths if p in _seen and _digest_or_none(p) != _seen[p]]
+    reload compiled code, so the old code would run. ``stamps``: the files' stamps, just taken."""
+    paths = list(paths)
+    now = [None] * len(paths) if stamps is None else list(stamps)
+    changed = [p for p, s in zip(paths, now, strict=True)
+               if p in _seen and _digest_or_none(p, s) != _seen[p]]
     if changed:
         raise StaleCodeError(
             f"{changed[0]} changed after this Python process imported it; numba cannot reload "
