@@ -38,6 +38,16 @@ FRAME_COLUMNS = ("game", "seat", "strategy", "win_share", "rank")
 ColumnBounds = Callable[[dict, int], Mapping[str, tuple[int, int]]]
 
 
+#: The GameSpec fields a game's rules module declares, by their names there (``from_rules``).
+RULES_FIELDS = {
+    "name": "GAME", "min_players": "MIN_PLAYERS", "max_players": "MAX_PLAYERS",
+    "options": "OPTIONS", "decisions": "DECISIONS", "seat_columns": "SEAT_COLUMNS",
+    "game_columns": "GAME_COLUMNS", "encode_params": "encode_params",
+    "describe_move": "describe_move", "card_names": "CARD_NAMES", "check_rules": "check_rules",
+    "column_bounds": "column_bounds",
+}
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What a game declares once; everything else (kernel, CLI, reports) is derived from it."""
@@ -72,6 +82,20 @@ class GameSpec:
         if self.step_column not in self.game_columns:
             raise ContractError(f"game {self.name!r}: step_column {self.step_column!r} is not one of "
                                 f"its game columns ({choices(self.game_columns)})")
+
+    @classmethod
+    def from_rules(cls, rules: ModuleType, *, package: str, title: str, bench_strategy: str,
+                   summary: str = "", step_column: str = "turns") -> "GameSpec":
+        """The spec of a game whose ``rules.py`` declares it (docs/architecture.md, "A game's
+        package"): every field under its name there (``RULES_FIELDS``); the caller adds what is
+        not a rule (``package`` is the game package's ``__name__``)."""
+        missing = [name for name in RULES_FIELDS.values() if not hasattr(rules, name)]
+        if missing:
+            raise ContractError(f"{rules.__name__} does not define {', '.join(missing)} "
+                                f"(a game's rules module declares {', '.join(RULES_FIELDS.values())})")
+        return cls(package=package, title=title, bench_strategy=bench_strategy, summary=summary,
+                   step_column=step_column,
+                   **{field: getattr(rules, name) for field, name in RULES_FIELDS.items()})
 
     @property
     def module_name(self) -> str:

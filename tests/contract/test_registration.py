@@ -10,7 +10,7 @@ import pytest
 
 import simcards
 from simcards.errors import ContractError
-from simcards.registry import Decision, GameSpec, contract_problems, register
+from simcards.registry import RULES_FIELDS, Decision, GameSpec, contract_problems, register
 
 
 def _spec(package: str, **over) -> GameSpec:
@@ -70,3 +70,16 @@ def test_result_columns_need_declared_bounds(toy_package):
         "column_bounds['score'] = (9, 0) (expected two integers, least first)",
         "column_bounds['turns'] = (0, 1.5) (expected two integers, least first)"]
     assert "ZeroDivisionError" in problems(lambda rules, n: {"score": (0, 1 // 0)})[0]
+
+
+def test_a_spec_from_a_rules_module_takes_every_rule_field_and_names_what_is_missing():
+    spec = _spec("toy_game")
+    rules = types.ModuleType("toy_game.rules")
+    for field, name in RULES_FIELDS.items():
+        setattr(rules, name, getattr(spec, field))
+    rules.GAME_COLUMNS = ("turns",)            # as declared: the spec appends "unfinished"
+    made = GameSpec.from_rules(rules, package="toy_game", title="Toy", bench_strategy="random")
+    assert made == spec
+    del rules.OPTIONS, rules.column_bounds
+    with pytest.raises(ContractError, match="toy_game.rules does not define OPTIONS, column_bounds"):
+        GameSpec.from_rules(rules, package="toy_game", title="Toy", bench_strategy="random")
