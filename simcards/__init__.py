@@ -8,9 +8,22 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from typing import Any
+
 from simcards.errors import IllegalMoveError, SimcardsError
 from simcards.registry import get_game
-from simcards.simulate import simulate
+
+
+def __getattr__(name: str) -> Any:
+    """``simcards.simulate``, imported at its first use: it brings pandas and numba (0.4 s), which
+    ``simcards --help`` and the commands that play nothing do without. (Its module is
+    ``simcards.simulation``: a submodule named ``simulate`` would replace the function on the
+    package as soon as it was imported.)"""
+    if name == "simulate":
+        from simcards.simulation import simulate
+        globals()["simulate"] = simulate      # asked once: a plain attribute from then on
+        return simulate
+    raise AttributeError(f"module 'simcards' has no attribute {name!r}")
 
 
 def summarize(frame):

@@ -1,6 +1,6 @@
 """Every statistic of a report, from the tidy frame of all games of an experiment.
 
-The frame has one row per (cell, line-up, game, seat) (simcards.simulate.to_frame
+The frame has one row per (cell, line-up, game, seat) (the frame of simcards.simulate
 plus the columns ``cell``, ``lineup``, ``players``, ``part``). The line-ups of a
 cell are played on the same game indices with the same seed, so game index g
 is the same deal in every line-up of a cell (common random numbers).

@@ -39,3 +39,15 @@ def test_asking_for_one_game_imports_only_that_game_and_still_lists_all():
     first, second = done.stdout.strip().splitlines()
     assert first == "['vzhukh']", done.stderr
     assert second == "['bombs-away', 'five-alive', 'thirty-one', 'vzhukh']"
+
+
+def test_the_package_and_the_command_load_without_pandas_or_numba_and_simulate_is_the_function():
+    code = ("import sys, simcards.cli\n"
+            "print('pandas' in sys.modules, 'numba' in sys.modules)\n"
+            "from simcards import simulate\n"
+            "print(callable(simulate), simcards.simulate is simulate, 'pandas' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "True", "True", "True"]
+    helped = _simcards("--help")
+    assert helped.returncode == 0 and "run" in helped.stdout
