@@ -5,9 +5,18 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def _simcards(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "simcards", *args], capture_output=True, text=True)
+
+
+def _python(*lines: str) -> list[str]:
+    """What a fresh Python prints running these lines (which must not fail), word by word."""
+    done = subprocess.run([sys.executable, "-c", "\n".join(lines)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
 
 
 def test_output_reaches_a_pipe_and_the_exit_code_is_kept():
@@ -30,24 +39,27 @@ def test_exit_handlers_still_run():
     assert done.stdout.rstrip().endswith("handler ran") and "not reached" not in done.stdout
 
 
-def test_asking_for_one_game_imports_only_that_game_and_still_lists_all():
-    code = ("import sys, simcards\n"
-            "simcards.get_game('vzhukh')\n"
-            "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('simcards.games.')}))\n"
-            "print(simcards.list_games())\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    first, second = done.stdout.strip().splitlines()
-    assert first == "['vzhukh']", done.stderr
-    assert second == "['bombs-away', 'five-alive', 'thirty-one', 'vzhukh']"
+FRESH_PROCESSES = {
+    "asking for one game imports only that game and still lists all": (
+        ["import sys, simcards",
+         "simcards.get_game('vzhukh')",
+         "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('simcards.games.')}))",
+         "print(simcards.list_games())"],
+        ["['vzhukh']", "['bombs-away',", "'five-alive',", "'thirty-one',", "'vzhukh']"]),
+    "the package and the command load without pandas or numba; simulate is the function": (
+        ["import sys, simcards.cli",
+         "print('pandas' in sys.modules, 'numba' in sys.modules)",
+         "from simcards import simulate",
+         "print(callable(simulate), simcards.simulate is simulate, 'pandas' in sys.modules)"],
+        ["False", "False", "True", "True", "True"]),
+}
 
 
-def test_the_package_and_the_command_load_without_pandas_or_numba_and_simulate_is_the_function():
-    code = ("import sys, simcards.cli\n"
-            "print('pandas' in sys.modules, 'numba' in sys.modules)\n"
-            "from simcards import simulate\n"
-            "print(callable(simulate), simcards.simulate is simulate, 'pandas' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "False", "True", "True", "True"]
+@pytest.mark.parametrize("lines, printed", FRESH_PROCESSES.values(), ids=FRESH_PROCESSES)
+def test_what_a_fresh_process_imports(lines, printed):
+    assert _python(*lines) == printed
+
+
+def test_the_help_answers():
     helped = _simcards("--help")
-    assert helped.returncode == 0 and "run" in helped.stdout
+    assert helped.returncode == 0 and "run" in helped.stdout and helped.stderr == ""
