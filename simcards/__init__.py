@@ -8,10 +8,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcards.errors import IllegalMoveError, SimcardsError
 from simcards.registry import get_game
+
+if TYPE_CHECKING:       # type checkers and editors see it where Python loads it lazily (below)
+    from simcards.simulation import simulate
 
 
 def __getattr__(name: str) -> Any:
@@ -24,6 +27,11 @@ def __getattr__(name: str) -> Any:
         globals()["simulate"] = simulate      # asked once: a plain attribute from then on
         return simulate
     raise AttributeError(f"module 'simcards' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Completion in a notebook lists ``simulate`` before its first use too."""
+    return sorted(set(globals()) | {"simulate"})
 
 
 def summarize(frame):
