@@ -81,8 +81,8 @@ def _gb(n: float) -> str:
 
 
 #: Rows this small are not checked against the free memory: any machine that runs Python has
-#: them free, and asking the system (psutil reads and parses /proc/meminfo) took about 40 us,
-#: the time of ten to twenty games, on every small ``simulate`` (search and tuning make many).
+#: them free, and asking the system (psutil reads and parses /proc/meminfo) was about 75 us of
+#: a one-game ``simulate``'s 570 (docs/performance.md; search and tuning make many small calls).
 SURELY_FREE = 64 << 20
 
 
