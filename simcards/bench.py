@@ -22,6 +22,7 @@ compare the CPU-time figures (per core), which the load of other processes chang
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -111,8 +112,9 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     -------
     dict
         ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
-        cpu_ns_per_step, and ``vs_previous``: the previous release's CPU ns per step over this
-        one's, where the release has a figure), the tight C row among them where the line-up
+        cpu_ns_per_step; ``vs_previous``: the median of the previous release's tries, CPU ns per
+        step, over this one's, where the release has tries, and ``vs_previous_range``: the same
+        ratio for its fastest and slowest try), the tight C row among them where the line-up
         has one (``TIGHT_C``: it plays the same games, so it counts the same steps);
         ``c_ratio``, simulate's CPU ns per step on one core over the C's (None without a C
         row) and ``c_note`` (the compiler, or why there is no C row); the step ``unit``, and
@@ -177,8 +179,12 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         row["ns_per_step"] = row["seconds"] / row["steps"] * 1e9
         # CPU time per step is what the cores spend, whatever else the machine runs
         row["cpu_ns_per_step"] = row["cpu_seconds"] / row["steps"] * 1e9
-        was = before.get(row["engine"]) if before else None
-        row["vs_previous"] = was / row["cpu_ns_per_step"] if was else None
+        # against the median of the release's tries, with the ratio to its fastest and slowest
+        # try: its simulate swings from day to day with this machine's cost of fresh memory
+        tries = before.get(row["engine"]) if before else None
+        row["vs_previous"] = statistics.median(tries) / row["cpu_ns_per_step"] if tries else None
+        row["vs_previous_range"] = ((min(tries) / row["cpu_ns_per_step"], max(tries) / row["cpu_ns_per_step"])
+                                    if tries else None)
     one_core = rows[0]
     c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
     c_kernel_ratio = kernel_row["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None

@@ -382,12 +382,11 @@ def bench_cmd(
     table = Table("run", "games", "seconds", "games/s", f"ns per {unit}", f"CPU ns per {unit}",
                   "vs previous release (CPU)")
     for row in result["rows"]:
-        ratio = row["vs_previous"]
         table.add_row(row["engine"], f"{row['games']:,}", f"{row['seconds']:.3f}", f"{row['games_per_s']:,.0f}",
-                      f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}",
-                      f"{ratio:.2f}x faster" if ratio and ratio >= 1 else f"{1 / ratio:.2f}x slower" if ratio else "-")
+                      f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}", _vs_release(row))
     out.print(table)
-    yardstick = (f"previous release {RELEASE} on {MACHINE}" if result["previous"]
+    tries = max((len(t) for t in result["previous"].values()), default=0) if result["previous"] else 0
+    yardstick = (f"previous release {RELEASE}: the median of {tries} tries on {MACHINE}" if tries
                  else "no figure of the previous release for this line-up")
     out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
               f"games), {result['decisions_per_s']:,.0f} per second on one core, "
@@ -406,6 +405,19 @@ def bench_cmd(
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
               "(CPU time is per core, less sensitive to other processes than wall time)")
+
+
+def _vs_release(row: dict) -> str:
+    """A bench row against the median of the previous release's tries, with the range of the
+    ratio over its tries: "2.10x faster, range 1.63-3.04", or "-" (words short enough for a
+    narrow console's column)."""
+    ratio = row["vs_previous"]
+    if not ratio:
+        return "-"
+    low, high = row["vs_previous_range"]
+    if ratio >= 1:
+        return f"{ratio:.2f}x faster, range {low:.2f}-{high:.2f}"
+    return f"{1 / ratio:.2f}x slower, range {1 / high:.2f}-{1 / low:.2f}"
 
 
 def _bench_against(spec, game: str, games: int, players: int, strategy: str, seed: int,

@@ -2,6 +2,8 @@
 information. No timing is asserted (the machine decides those); the shape and labels are."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -13,14 +15,18 @@ from simcards.cli import app
 
 
 def test_bench_rows_compare_with_the_previous_release(monkeypatch):
-    monkeypatch.setitem(bench_release.FIGURES, ("five-alive", "high_first", 4),
-                        {SIMULATE_1: 1e9, KERNEL_1: 1e-9})
+    monkeypatch.setitem(bench_release.TRIES, ("five-alive", "high_first", 4),
+                        {SIMULATE_1: (1e9, 3e9, 2e9), KERNEL_1: (1e-9,)})
     result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
     rows = {r["engine"]: r for r in result["rows"]}
     assert [SIMULATE_1, KERNEL_1, REFERENCE] == [e for e in rows if e in (SIMULATE_1, KERNEL_1, REFERENCE)]
     # the fast rows play the same games, so they count the same turns
     assert rows[SIMULATE_1]["steps"] == rows[KERNEL_1]["steps"] > 300
     assert rows[SIMULATE_1]["vs_previous"] > 1 > rows[KERNEL_1]["vs_previous"]
+    # against the median of the release's tries, with the ratios to its fastest and slowest
+    ours = rows[SIMULATE_1]["cpu_ns_per_step"]
+    assert rows[SIMULATE_1]["vs_previous"] == pytest.approx(2e9 / ours)
+    assert rows[SIMULATE_1]["vs_previous_range"] == pytest.approx((1e9 / ours, 3e9 / ours))
     assert rows[REFERENCE]["vs_previous"] is None and result["unit"] == "turn"
     assert result["steps_per_game"] == pytest.approx(rows[KERNEL_1]["steps"] / 300)
     # every game's decisions counted: a Five Alive turn is a decision unless it is a bust
@@ -40,8 +46,16 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
 
 def test_every_saved_release_figure_names_a_row_bench_times():
     """A figure saved under a label no row carries would never be compared (a renamed row)."""
-    for line_up, figures in bench_release.FIGURES.items():
+    for line_up, figures in bench_release.TRIES.items():
         assert set(figures) <= {SIMULATE_1, KERNEL_1}, line_up
+        assert all(len(tries) >= 3 for tries in figures.values()), line_up
+
+
+def test_a_ratio_to_the_release_reads_the_same_way_round_as_its_range():
+    """Slower: both ends turned over too, the least slow first (a range is never printed backwards)."""
+    assert cli._vs_release({"vs_previous": 2.0, "vs_previous_range": (1.5, 3.0)}) == "2.00x faster, range 1.50-3.00"
+    assert cli._vs_release({"vs_previous": 0.5, "vs_previous_range": (0.25, 0.8)}) == "2.00x slower, range 1.25-4.00"
+    assert cli._vs_release({"vs_previous": None, "vs_previous_range": None}) == "-"
 
 
 def test_bench_command_names_its_yardstick(monkeypatch):
@@ -49,7 +63,9 @@ def test_bench_command_names_its_yardstick(monkeypatch):
     out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())      # the table wraps its cells at the console's width
-    assert "previous release 0.1.0" in text and "reference" in text and "kernel" in text
+    assert "previous release 0.1.0 (commit 963dcb8): the median of 10 tries" in text
+    assert "reference" in text and "kernel" in text
+    assert re.search(r"simulate, 1 core .* \d+\.\d\dx (faster|slower), range \d+\.\d\d-\d+\.\d\d", text), text
     assert TIGHT_C in text and "x the C per turn (target 1.5x), kernel only, 1 core" in text
 
 
