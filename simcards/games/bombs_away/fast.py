@@ -74,7 +74,7 @@ from simcards.engine import (bit_count, hand_to_bottom, lowest_bit, next_living,
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
-    N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
+    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
     P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
@@ -212,8 +212,13 @@ def _unknow(s, q, k):
     q &= SEAT_BITS
     k &= KIND_BITS
     i = np.uint64(A_KNOWN + q * K + k)         # (places unsigned: no wrap-around code)
-    for _ in range(s[S_N]):
-        s[i] -= np.int64(s[i] > 0)
+    # A constant count of seats, the players' tested: LLVM unrolls it into scalar code. Over
+    # s[S_N] seats it made the loop one AVX-512 gather and scatter of four places a row apart,
+    # slower on this machine's Xeon than four loads and stores: 58.5 -> 55.8 ns a turn, 4.6%.
+    n = s[S_N]
+    for o in range(MAX_PLAYERS):
+        if o < n:
+            s[i] -= np.int64(s[i] > 0)
         i += np.uint64(KNOWN_ROW)
 
 

@@ -98,9 +98,9 @@ SEAT_ROW = 8
 assert SEAT_ROW >= MAX_PLAYERS
 NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 3, SEAT_ROW, visibility="hidden")
 RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
-#: rules.N_NUMBERS, set by new_state: fast._legal's loops over the ranks are bounded by s[NUMBERS],
-#: not by the constant, so that LLVM runs them on SIMD lanes (it vectorizes a loop whose trip
-#: count it does not know, and unrolls one of 10 trips into scalar code: 10% of an action)
+#: rules.N_NUMBERS, set by new_state: fast._legal's loop over a defence's beats is bounded by
+#: s[NUMBERS], not by the constant, so that LLVM runs it on SIMD lanes (it vectorizes a loop whose
+#: trip count it does not know, and unrolls one of 10 trips into scalar code: 5% of an action)
 NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
 # ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
 # order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
