@@ -7,7 +7,7 @@ itself would lose the points, and least (most damage) otherwise (the game's defa
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed, card, top
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
@@ -16,7 +16,7 @@ from ._kit import alive_count, first_legal, is_duel, standard_name
 CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def play(view, rng):
     for k in (KING, QUEEN, JACK, TEN):
         if allowed(view, k):
@@ -30,12 +30,12 @@ def play(view, rng):
     return first_legal(view, CHEAP)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def extra(view, rng):
     return play(view, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def name_rank(view, rng):
     if card(view) == EIGHT:
         return KING if alive_count(view) >= 4 else ACE

@@ -6,7 +6,7 @@ game's default ``name_rank``, ``target`` and ``answer``: simcards/games/bombs_aw
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
 from ._kit import first_legal
@@ -14,11 +14,11 @@ from ._kit import first_legal
 ORDER = (TWO, THREE, FOUR, FIVE, SEVEN, EIGHT, NINE, ACE, TEN, JACK, QUEEN, KING, SIX, JOKER)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def play(view, rng):
     return first_legal(view, ORDER)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def extra(view, rng):
     return first_legal(view, ORDER)

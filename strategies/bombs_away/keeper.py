@@ -7,7 +7,7 @@ game's default ``name_rank``, ``target`` and ``answer``: simcards/games/bombs_aw
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.games.bombs_away.view import allowed
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIVE, FOUR, JACK, JOKER, KING, NINE,
                                              QUEEN, SEVEN, SIX, TEN, THREE, TWO)
@@ -17,7 +17,7 @@ CHEAP = (SEVEN, FOUR, THREE, TWO, FIVE, NINE, EIGHT, ACE)
 LAST = (TEN, JACK, QUEEN, KING, SIX, JOKER)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def play(view, rng):
     if defenders(view) >= 2:
         for k in (KING, QUEEN, JACK, TEN):
@@ -29,6 +29,6 @@ def play(view, rng):
     return first_legal(view, LAST)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def extra(view, rng):
     return play(view, rng)

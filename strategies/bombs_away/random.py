@@ -6,30 +6,30 @@ question with a single allowed answer is never asked, so it draws nothing.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from ._kit import uniform
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def play(view, rng):
     return uniform(view, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def extra(view, rng):
     return uniform(view, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def name_rank(view, rng):
     return uniform(view, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def target(view, rng):
     return uniform(view, rng)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def answer(view, rng):
     return uniform(view, rng)

@@ -125,7 +125,7 @@ def answer(view, rng, params):
     return _ask(view, rng, params)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
 def strategy_move(x, seat, kind, srng, rollout):
     """The rollout strategy's answer for ``seat`` to question ``kind`` in state ``x``."""
     view = View(x, seat)

@@ -4,7 +4,7 @@ counts games of exactly the play the rollouts play."""
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.games.five_alive.fast import view_play
 from . import expert as _expert
 from .expert import decide as expert_decide
@@ -16,7 +16,7 @@ EXPERT_DEFAULTS = np.array([float(v[0]) for v in _expert.PARAMS.values()], np.fl
 ROLLOUT_NAMES = ("expert", "high_first")
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
 def rollout_move(x, srng, rollout):
     """The rollout strategy's card for the seat to move in state ``x``."""
     if rollout == 1:

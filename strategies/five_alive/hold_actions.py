@@ -8,7 +8,7 @@ the one likely to bust. Resetting cards (=10, =0) help the next player and go la
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.games.five_alive.rules import (CARD_KEYS, DRAW1, DRAW2, KILLER, LIFE, PASS, REDEAL,
                                              REVERSE, SET0, SET10, SET21, SKIP)
 from ._kit import first_held_by_priority, highest_number
@@ -34,7 +34,7 @@ _PRIORITY_SLOT = np.array([list(PARAMS).index(f"first_{key}") if f"first_{key}" 
                            for key in CARD_KEYS], np.int64)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def decide(view, rng, params):
     k = highest_number(view)
     if k >= 0:

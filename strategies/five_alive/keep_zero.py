@@ -6,14 +6,14 @@ only legal card, or once a Killer lies on the pile and no other can come.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.games.five_alive.rules import KILLER
 from simcards.games.five_alive.view import held, on_pile
 from ._kit import first_held, highest_number
 from .high_first import ACTION_ORDER
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def decide(view, rng):
     # both editions print one Killer: once it is on the pile the threat is gone
     keep = 1 if on_pile(view, KILLER) == 0 else 0

@@ -8,7 +8,7 @@ moment they matter.
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.params import slot
 from simcards.games.five_alive.rules import DRAW1, DRAW2, KILLER, LIFE
 from ._kit import first_held, highest_number, opponent_near_out
@@ -20,7 +20,7 @@ PARAMS = {"danger": (2, 0, 9, "attack when an opponent holds this many cards or 
 _DANGER = slot(PARAMS, "danger")
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def decide(view, rng, params):
     if opponent_near_out(view, np.int64(params[_DANGER])):
         a = first_held(view, ATTACKS)

@@ -9,7 +9,7 @@ accepts when it is below 1 / players.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import NJIT_OPTIONS, STRATEGY_NJIT_OPTIONS
 from simcards.link_only import linked
 
 from ._kit import PASS, PROPOSE, V, best_exchange, hand_value, share_below
@@ -27,7 +27,7 @@ def risk(view):
     return (1.0 - s) ** (V.n_players(view) - 1)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def turn(view, rng):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -36,6 +36,6 @@ def turn(view, rng):
     return PROPOSE if risk(view) * 2 * V.n_players(view) < 1.0 else PASS
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if risk(view) * V.n_players(view) < 1.0 else 0

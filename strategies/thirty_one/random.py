@@ -6,17 +6,17 @@ A vote draws rand_below(2) and accepts on 1.
 """
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.config import STRATEGY_NJIT_OPTIONS
 from simcards.rng import rand_below
 from ._kit import V
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def turn(view, rng):
     # the engine's list is in code order (view.legal_move)
     return V.legal_move(view, rand_below(rng, V.n_legal(view)))
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**STRATEGY_NJIT_OPTIONS)
 def vote(view, rng):
     return 1 if rand_below(rng, 2) == 1 else 0

@@ -147,7 +147,7 @@ def _search(s, seat, rng, params, kind):
                        np.int64(params[_PROPOSE_MIN]), np.int64(params[_ACCEPT_MIN]))
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
 def _policy(v, kind, rng, rollout):
     """The rollout strategy's move on view ``v`` (a turn or a vote)."""
     if kind == VOTE:
@@ -163,7 +163,7 @@ def _policy(v, kind, rng, rollout):
     return np.int64(chaser_turn(v, rng, CHASER_ROW))
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
 def _strategy_move(x, kind, srng, rollout):
     """The rollout strategy's move for the seat to decide in state ``x``."""
     return _policy(view_vote(x) if kind == VOTE else view_turn(x), kind, srng, rollout)

@@ -112,7 +112,7 @@ def defend(view, rng, params):
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD])
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
 def _strategy_move(v, phase, srng, rollout):
     """The rollout strategy's move for seat ``v.seat`` at a decision of kind ``phase``."""
     if phase == ATTACK_DECISION:              # all three attack with the game's default
