@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.engine import lowest_bit
 from simcards.link_only import linked
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.fast import hand_code
@@ -104,12 +105,18 @@ def outs(view, a, b, c):
     """How many unseen cards would raise the value of hand (a, b, c) by a single swap."""
     v0 = value(a, b, c)
     count = 0
-    free = unseen_mask(view)
-    for x in range(N_CARDS):
-        if x == a or x == b or x == c or not (free >> x) & 1:
-            continue
-        if value(x, b, c) > v0 or value(a, x, c) > v0 or value(a, b, x) > v0:
-            count += 1
+    one = np.int64(1)
+    # the candidates' own cards are not unseen when they come from our hand or the middle;
+    # cleared anyway, so that the count never depends on where a, b and c came from
+    free = unseen_mask(view) & ~((one << a) | (one << b) | (one << c))
+    # over the unseen cards' bits, and the three comparisons or-ed without branching: whether
+    # a card helps is data no predictor learns. suit_chaser x4 (eleven counts a turn): 1307 ns
+    # a turn with the loop over the deck and a branch per card and comparison, 515 now; the
+    # same records. (discard_reader's share_below measured slower either way: 2.7 -> 3.0-3.4 us)
+    while free != 0:
+        x = lowest_bit(free)
+        free &= free - 1
+        count += np.int64((value(x, b, c) > v0) | (value(a, x, c) > v0) | (value(a, b, x) > v0))
     return count
 
 
