@@ -36,7 +36,7 @@ from simcards.config import kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
 from simcards.link_only import KERNEL_MODULE_PREFIX
 from simcards.registry import GameSpec
-from simcards.strategy_registry import StrategyInfo, decision_function, takes_params
+from simcards.strategy_registry import StrategyInfo, compile_fault, decision_function, takes_params
 
 _TEMPLATE_VERSION = "9"
 _loaded: dict[str, ModuleType] = {}
@@ -394,8 +394,15 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
             sys.modules[modname] = module
             module_spec.loader.exec_module(module)
             _loaded[modname] = module
-        # compile now, on simcards.events
-        announce_compile(spec, [i.name for i in infos], module, folder, modname, entry)
+        # compile now, on simcards.events; a strategy numba cannot compile is a user's file
+        # with a fault: one line naming it, as for a file that cannot be imported
+        try:
+            announce_compile(spec, [i.name for i in infos], module, folder, modname, entry)
+        except numba.core.errors.NumbaError as exc:
+            fault = compile_fault(exc, infos)
+            if fault is None:
+                raise
+            raise fault from None
     _warm.add((modname, entry))
     _last[memo] = module
     return module

@@ -28,6 +28,7 @@ import ast
 import hashlib
 import importlib
 import os
+import re
 import sys
 import traceback
 import types
@@ -174,6 +175,37 @@ def _fault_line(exc: BaseException, path: Path) -> str:
         if Path(frame.filename).resolve() == path.resolve():
             return f" line {frame.lineno}"
     return ""
+
+
+_WHERE = re.compile(r'File "([^"]+)", line (\d+)')
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def compile_fault(exc: BaseException, infos: Sequence[StrategyInfo]) -> StrategyError | None:
+    """numba's refusal to compile a strategy's code, as one line: the strategy file, the line
+    and numba's first words (its own message runs to a hundred lines of nested frames); None
+    when no strategy file is named in it (the fault is the engine's own: a bug to see whole).
+
+    numba names the innermost place first, so the first line of a strategy file it names is
+    where the fault is."""
+    text = _ANSI.sub("", str(exc))
+    paths = {info.path.resolve(): info for info in infos}
+    for m in _WHERE.finditer(text):
+        info = paths.get(Path(m.group(1)).resolve())
+        if info is None:
+            continue
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        words = [ln for ln in lines if not ln.startswith(("Failed in ", "During:", "File ", "<source"))]
+        what = " ".join(words[:2] if len(words) > 1 and words[1].startswith(">>>") else words[:1])
+        module = sys.modules.get(info.module)
+        own = [fn for fn in vars(module).values()          # the file's own compiled functions
+               if hasattr(fn, "targetoptions") and fn.py_func.__module__ == info.module] if module else []
+        hint = ("; a function compiled with STRATEGY_NJIT_OPTIONS (no reference counting) may not "
+                "allocate: use NJIT_OPTIONS for it"
+                if any(fn.targetoptions.get("_nrt") is False for fn in own) else "")
+        return StrategyError(f"strategy file {info.path} line {m.group(2)}: {info.name} does not "
+                             f"compile: {what}{hint}")
+    return None
 
 
 def load_strategy(spec: GameSpec, info: StrategyInfo) -> types.ModuleType:

@@ -237,3 +237,41 @@ def test_every_builtin_decision_runs_without_reference_counting(game):
             assert ok, f"{name}.{decision.function}: {options}"
             checked += 1
     assert checked >= len(spec.decisions) * 3
+
+
+NOT_COMPILED = {
+    "typo": ('''
+        """Reads a field no view has (a broken test strategy)."""
+        from numba import njit
+        from simcards.config import NJIT_OPTIONS
+
+        @njit(**NJIT_OPTIONS)
+        def decide(view, rng):
+            return view.no_such_field
+    ''', "line 8", "Unknown attribute 'no_such_field'", False),
+    "allocates": ('''
+        """Allocates without reference counting (a broken test strategy)."""
+        import numpy as np
+        from numba import njit
+        from simcards.config import STRATEGY_NJIT_OPTIONS
+        from simcards_strategies.five_alive.high_first import decide as _high_first
+
+        @njit(**STRATEGY_NJIT_OPTIONS)
+        def decide(view, rng):
+            room = np.zeros(2, np.int64)
+            return _high_first(view, rng) + room[0]
+    ''', "line 10", "zeros", True),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_COMPILED))
+def test_a_strategy_numba_cannot_compile_is_one_line_naming_file_and_line(tmp_path, kind):
+    """Not numba's hundred lines of nested frames: the file, the line, numba's first words, and
+    for a decision without reference counting that allocates, what to use instead."""
+    body, line, fault, hint = NOT_COMPILED[kind]
+    root = _folder(tmp_path, {f"bad_{kind}": body})
+    with pytest.raises(StrategyError) as caught:
+        simcards.simulate("five-alive", [f"bad_{kind}", "high_first"], 10, strategy_dirs=[root])
+    message = str(caught.value)
+    assert "\n" not in message and f"bad_{kind}.py {line}:" in message and fault in message, message
+    assert ("may not allocate: use NJIT_OPTIONS" in message) == hint, message
