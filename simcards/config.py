@@ -64,7 +64,7 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: For a strategy's decision functions that allocate nothing (every built-in one): no reference
 #: counting. A decision compiled on its own (not inlined) took the view's array and its
 #: parameter row with NRT_incref/NRT_decref around their uses, atomic operations on every
-#: decision: Five Alive's expert x4 ran at 38.1 ns a turn with them and 30.9 without, and a
+#: decision: Five Alive's expert x4 ran at 37.5 ns a turn with them and 30.8 without, and a
 #: search's rollouts spent 12-17% of their time in them. Allocating under it fails to compile
 #: (numba has no np.zeros without NRT), so it cannot go wrong silently; a user's strategy that
 #: allocates keeps NJIT_OPTIONS. The functions it calls are compiled without it too when they

@@ -15,14 +15,15 @@ in every process (no cache), which the kernels avoid (simcards.kernels).
 
 A rollout hands its state and generators to the engine and to the rollout strategy at every
 turn, so two things the kernels already do matter as much here. The buffers are borrowed
-views (``rollout_buffers``), and each game's rollout loop (``_play_on``) and the function that
-asks the rollout strategy for a move are compiled without reference counting
-(simcards.config.INTERNAL_NJIT_FLAGS; the strategies themselves with STRATEGY_NJIT_OPTIONS),
-scoring the end point in a separate function that may allocate. The move function had kept it:
-compiled first for ``search_move``, it counted references to the view's array at every rollout
-move (12-17% of a search's CPU under perf; Thirty-One's search 18% faster without). Otherwise numba's atomic NRT_incref/NRT_decref around every call
-was about 30% of Five Alive's search CPU (experiments/perf_kernel.py). A state is copied for every candidate of every
-sample with simcards.engine.copy_into, not a slice assignment (another 20%).
+views (``rollout_buffers``), and each game's rollout loop (``_play_on``), the function that asks
+the rollout strategy for a move, and the strategies themselves are compiled without reference
+counting (simcards.config: INTERNAL_NJIT_FLAGS, STRATEGY_NJIT_OPTIONS); the end point is scored
+in a separate function that may allocate. With it, numba's atomic NRT_incref/NRT_decref around
+every call was about 30% of Five Alive's search CPU (experiments/perf_kernel.py), and once the
+loop had lost it, still 12-17% in the move function, which had been compiled first for
+``search_move`` (which allocates) and so kept it (Thirty-One's search 18% faster without). A
+state is copied for every candidate of every sample with simcards.engine.copy_into, not a slice
+assignment (another 20%).
 """
 from __future__ import annotations
 

@@ -37,10 +37,10 @@ What else the action's path does for speed (docs/rules/vzhukh.md, "Engine notes"
 measurements): the legal masks of a defence's ten ranks are computed on SIMD lanes (a loop
 bounded by ``s[NUMBERS]``, see view.py; an attack's are not, ``_legal`` says why), rule 5's
 fewest beating cards come from a table (``_FEWEST``), the next seat from a table
-(``NEXT_SEAT``), indices the compiler cannot see are not negative
-are typed unsigned (``_at``) or masked to their range (``_cur``, ``_stack_kind``), a drawn
-card is counted without a branch on how many are drawn, and a round starts from a kept
-sorted deck with a shuffle whose draws are computed first (``_shuffle_stock``).
+(``NEXT_SEAT``), indices the compiler cannot see are not negative are typed unsigned (``_at``)
+or masked to their range (``_cur``, ``_stack_kind``), a drawn card is counted without a branch
+on how many are drawn, and a round starts from a kept sorted deck with a shuffle whose draws
+are computed first (``_shuffle_stock``).
 """
 from __future__ import annotations
 
