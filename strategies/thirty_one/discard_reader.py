@@ -17,10 +17,11 @@ from ._kit import PASS, PROPOSE, V, best_exchange, hand_value, share_below
 IMPROVED_BY = 3
 
 
-# compiled once and called, not copied into turn and vote by numba: with the count of hands it
-# copies (share_below, three nested loops) each copy cost about 1.4 s of the kernel's compile;
-# a call is nothing beside the count. Linked: kernels link it without a wrapper, and a replay's
-# Python turn and vote call it too (simcards.link_only.Linked).
+# compiled once and called, not copied into turn and vote by numba: the count of hands
+# (share_below) is most of the strategy's code and time (when it was three nested loops over the
+# deck, each copy cost about 1.4 s of the kernel's compile), and a call is nothing beside it.
+# Linked: kernels link it without a wrapper, and a replay's Python turn and vote call it too
+# (simcards.link_only.Linked).
 @linked(**NJIT_OPTIONS, _nrt=False)
 def risk(view):
     s = share_below(view, hand_value(view) - IMPROVED_BY)
