@@ -96,27 +96,41 @@ def unseen(view, c):
     return (unseen_mask(view) >> c) & 1 != 0
 
 
+def _raisers() -> np.ndarray:
+    """For every value v of a hand (0..33) and pair of cards (b, c) (index v * N_CARDS**2 +
+    b * N_CARDS + c, either order): the cards x whose hand {x, b, c} is worth more than v, as a
+    bit mask."""
+    values = _VALUES.reshape(N_CARDS, N_CARDS, N_CARDS).astype(np.int64)    # [x, b, c]
+    cards = np.arange(N_CARDS)
+    x, b, c = cards[:, None, None], cards[None, :, None], cards[None, None, :]
+    distinct = (x != b) & (x != c) & (b != c)
+    v = np.arange(_MAX_VALUE + 1)[:, None, None, None]
+    raises = distinct & (values > v)                                         # [v, x, b, c]
+    bits = np.int64(1) << x                    # distinct bits: their sum is their union
+    return (raises * bits).sum(axis=1).reshape(-1)
+
+
+_MAX_VALUE = 33                                # three aces; a 32 is worth 0
+_RAISERS = _raisers()
+
+
 # compiled once and inlined by LLVM, not copied by numba into each of suit_chaser's three call
-# sites (a loop over the deck: about 0.3 s of compile a copy); linked, since a replay's Python
-# turn calls it too (simcards.link_only.Linked)
+# sites; linked, since a replay's Python turn calls it too (simcards.link_only.Linked)
 @linked(**FORCEINLINE_NJIT_OPTIONS, _nrt=False)
 def outs(view, a, b, c):
     """How many unseen cards would raise the value of hand (a, b, c) by a single swap."""
-    v0 = value(a, b, c)
-    count = 0
     one = np.int64(1)
     # the candidates' own cards are not unseen when they come from our hand or the middle;
     # cleared anyway, so that the count never depends on where a, b and c came from
     free = unseen_mask(view) & ~((one << a) | (one << b) | (one << c))
-    # over the unseen cards' bits, and the three comparisons or-ed without branching: whether
-    # a card helps is data no predictor learns. suit_chaser x4 (eleven counts a turn): 1307 ns
-    # a turn with the loop over the deck and a branch per card and comparison, 515 now; the
-    # same records
-    while free != 0:
-        x = lowest_bit(free)
-        free &= free - 1
-        count += np.int64((value(x, b, c) > v0) | (value(a, x, c) > v0) | (value(a, b, x) > v0))
-    return count
+    # A card x helps when it is worth more in place of a (with b and c), of b or of c: three
+    # masks of such cards from the table, one popcount over the unseen. suit_chaser x4 (eleven
+    # counts a turn), the same records: 1307 ns a turn with a loop over the deck and a branch
+    # per card and comparison, 515 over the unseen cards' bits without a branch, 56 now.
+    row = np.uint64(value(a, b, c) * N_CARDS * N_CARDS)
+    helps = (_RAISERS[row + np.uint64(b * N_CARDS + c)] | _RAISERS[row + np.uint64(a * N_CARDS + c)]
+             | _RAISERS[row + np.uint64(a * N_CARDS + b)])
+    return bit_count(free & helps)
 
 
 #: thresholds of ``share_below`` with a row of their own: values are 0..30 and 32 (below all)

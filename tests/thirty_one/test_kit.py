@@ -56,16 +56,21 @@ def test_share_below_counts_the_hands_the_scorer_counts(seen):
             assert _share(s, SEAT, v) == _share_below_by_hand(unseen, v), (unseen, v)
 
 
+def _value(x: int, y: int, z: int) -> int:
+    p = score(x, y, z)[0]
+    return 0 if p == 32 else p
+
+
 def test_outs_counts_the_unseen_cards_that_raise_a_hand():
     rng = np.random.default_rng(7)
-    for seen in (0, 10, 25):
-        s, hand, middle, unseen = _state(rng, seen)
-        for a, b, c in (tuple(hand), tuple(middle), (hand[0], middle[1], hand[2])):
-            def value(x, y, z):
-                p = score(*sorted((x, y, z)))[0]
-                return 0 if p == 32 else p
-            free = [x for x in unseen if x not in (a, b, c)]
-            v0 = value(a, b, c)
-            want = sum(1 for x in free
-                       if max(value(x, b, c), value(a, x, c), value(a, b, x)) > v0)
-            assert _outs(s, SEAT, a, b, c) == want
+    for seen in (0, 4, 10, 18, 25, 29):
+        for _ in range(2):
+            s, hand, middle, unseen = _state(rng, seen)
+            # every hand a swap or "Кручу" can make of hand and middle, in a random order
+            for cards in combinations(hand + middle, 3):
+                a, b, c = (int(x) for x in rng.permutation(cards))
+                free = [x for x in unseen if x not in (a, b, c)]
+                v0 = _value(a, b, c)
+                want = sum(1 for x in free
+                           if max(_value(x, b, c), _value(a, x, c), _value(a, b, x)) > v0)
+                assert _outs(s, SEAT, a, b, c) == want, (a, b, c, unseen)
