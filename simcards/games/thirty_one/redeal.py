@@ -115,7 +115,8 @@ def _fill(w, q, held, pool, lo, hi, bound, rng, tries):
     k = HAND - bit_count(held)
     n = hi - lo
     best_key = -1
-    best = np.zeros(HAND, np.int64)
+    # the kept draw's k <= 3 cards, in scalars: no array allocated per seat and deal
+    best0 = best1 = best2 = np.int64(-1)
     met = False
     for _ in range(tries):
         mask = held
@@ -134,16 +135,18 @@ def _fill(w, q, held, pool, lo, hi, bound, rng, tries):
         key = (0 if combo else 64) + (v if v < bound else bound)
         if key > best_key:
             best_key = key
-            for i in range(k):
-                best[i] = pool[lo + i]
+            best0 = pool[lo] if k > 0 else best0
+            best1 = pool[lo + 1] if k > 1 else best1
+            best2 = pool[lo + 2] if k > 2 else best2
         if not combo and v >= bound:
             met = True
             break
     if not met:
         # put the kept draw at the front of the range (its cards are all still in pool[lo:hi])
         for i in range(k):
+            want = best0 if i == 0 else (best1 if i == 1 else best2)
             for j in range(lo + i, hi):
-                if pool[j] == best[i]:
+                if pool[j] == want:
                     t = pool[lo + i]
                     pool[lo + i] = pool[j]
                     pool[j] = t
@@ -167,7 +170,7 @@ def redeal(s, seat, w, rng):
     return redeal_with(s, seat, w, rng, PROPOSE_MIN, ACCEPT_MIN, TRIES)
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@linked(**NJIT_OPTIONS, _nrt=False)    # kernels link it; Python calls a twin (simcards.link_only)
 def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with ``seat``'s view of ``s``.
 
@@ -214,7 +217,9 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
     for q in range(n):
         if q != seat:
             placed |= s[HELD + q]
-    pool = np.empty(N_CARDS, np.int64)
+    # the pool is kept in the DRAWS scratch block (zeroed above, zeroed again below): no array
+    # allocated per deal
+    pool = w[DRAWS:DRAWS + N_CARDS]
     m = np.int64(0)             # typed, as lo: not literals to _fill (simcards.config)
     for c in range(N_CARDS):
         if not (placed >> c) & 1:
@@ -254,6 +259,8 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
             w[STOCK + i] = pool[lo + i]
         shuffle_range(w, STOCK, sn, rng)
     w[STOCK_FIXED] = sn             # taken in this order (the docstring says why)
+    for i in range(N_CARDS):
+        w[DRAWS + i] = 0
     # ---- the legal sets advance stored for the seat to decide (its own are copied already)
     if w[OVER] == 0:
         if w[PHASE] == PH_VOTE:
