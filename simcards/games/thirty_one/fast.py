@@ -85,6 +85,9 @@ _INTERNAL = INTERNAL_NJIT_FLAGS
 #: how the cards changed hands, typed, not literal: numba compiles a callee again for every
 #: literal argument (simcards.config, "Literal arguments")
 _SWAPPED = np.int64(0)
+#: the deck's size for the deal's shuffle, typed: the literal compiled simcards.rng.shuffle_top
+#: (its rare exact path) a second time in a search's kernel, beside the redeal's int64 count
+_DECK = np.int64(N_CARDS)
 _KNOCKED = np.int64(1)
 
 
@@ -244,7 +247,7 @@ def _deal(s, rng):
     for k in range(N_CARDS):
         s[STOCK + k] = k
     n = s[N]
-    shuffle_top_ahead(s, STOCK, N_CARDS, 3 * n + 3, rng, s[DRAWS:DRAWS + N_CARDS])
+    shuffle_top_ahead(s, STOCK, _DECK, 3 * n + 3, rng, s[DRAWS:DRAWS + N_CARDS])
     s[STOCK_FIXED] = 0
     first = _next(s, s[DEALER])
     # the positions dealt from, unsigned (all inside the stock), and the seats read with their
