@@ -70,6 +70,11 @@ FORCEINLINE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "forceinline": True}
 #: allocates keeps NJIT_OPTIONS. The functions it calls are compiled without it too when they
 #: are compiled first for it (numba hands the flag down).
 STRATEGY_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "_nrt": False}
+#: The same, inlined by LLVM into the kernel and a search's rollouts: for a small decision on a
+#: hot path, such as a search's rollout policy (docs/architecture.md, "What a strategy sees",
+#: has the figures). Inlined with reference counting (FORCEINLINE_NJIT_OPTIONS), Thirty-One's
+#: threshold took 68-74 ns a turn against 46 called.
+INLINED_STRATEGY_NJIT_OPTIONS: dict = {**STRATEGY_NJIT_OPTIONS, "forceinline": True}
 #: Flags added to NJIT_OPTIONS for an engine's own functions, which are called with the
 #: borrowed state and never keep, return or allocate an array: no Python or C wrapper (nobody
 #: calls them from Python) and no reference counting (``_nrt=False``), which otherwise costs

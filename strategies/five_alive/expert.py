@@ -9,7 +9,7 @@ next player (hold_actions' order).
 import numpy as np
 from numba import njit
 
-from simcards.config import STRATEGY_NJIT_OPTIONS
+from simcards.config import INLINED_STRATEGY_NJIT_OPTIONS
 from simcards.games.five_alive.rules import KILLER
 from simcards.games.five_alive.view import held, legal_move, on_pile
 from simcards.params import slot
@@ -28,7 +28,7 @@ _DANGER = slot(PARAMS, "danger")
 _KEEP = slot(PARAMS, "keep_zeros")
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def decide(view, rng, params):
     if cards_held(view) == 1:
         k = legal_move(view, 0)

@@ -8,7 +8,7 @@ than the leader (a longer round is its chance to catch up).
 import numpy as np
 from numba import njit
 
-from simcards.config import STRATEGY_NJIT_OPTIONS
+from simcards.config import INLINED_STRATEGY_NJIT_OPTIONS
 from simcards.params import slot
 
 from ._kit import INLINE, PASS, PROPOSE, V, best_exchange, hand_value, keys_behind
@@ -34,7 +34,7 @@ def bar(view, params):
     return t
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def turn(view, rng, params):
     now = hand_value(view)
     move, after = best_exchange(view)
@@ -43,7 +43,7 @@ def turn(view, rng, params):
     return PROPOSE if now >= bar(view, params) else PASS
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def vote(view, rng, params):
     need = bar(view, params) - np.int64(params[_ACCEPT_GAP])
     if keys_behind(view) > 0:
