@@ -11,7 +11,7 @@ rank most likely in the next hand when that duel would hit someone else
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS, STRATEGY_NJIT_OPTIONS
+from simcards.config import NJIT_OPTIONS, INLINED_STRATEGY_NJIT_OPTIONS
 from simcards.params import slot
 from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,
@@ -43,7 +43,7 @@ def _weakest(view, v):
     return True
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def play(view, rng, params):
     v = my_duel_victim(view)
     if v != view.seat and (points(view, v) <= np.int64(params[_KNOCKOUT])
@@ -57,12 +57,12 @@ def play(view, rng, params):
     return first_legal(view, LAST)
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def extra(view, rng, params):
     return play(view, rng, params)
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def name_rank(view, rng, params):
     if card(view) == EIGHT:
         if alive_count(view) >= np.int64(params[_SPEND_FROM]):
@@ -78,7 +78,7 @@ def name_rank(view, rng, params):
     return standard_name(view)
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def target(view, rng):
     if damage(view) > 0:   # pagat duel: knock out the strongest opponent the damage can finish
         best = -1

@@ -8,7 +8,7 @@ The view is simcards.games.thirty_one.view.View, read only through that module's
 
 ``greedy`` (the bench line-up) is compiled with ``FORCEINLINE_NJIT_OPTIONS``: LLVM inlines its
 decisions into the kernel, so a turn passes no view on the stack to a call (callgrind: 568 ->
-503 instructions a turn). ``threshold`` (threshold_tuned is the search's rollout policy) is
-inlined too, without reference counting (``INLINED_STRATEGY_NJIT_OPTIONS``); the others use
-``STRATEGY_NJIT_OPTIONS`` and are called.
+503 instructions a turn). ``threshold`` (threshold_tuned is the search's rollout policy) and
+``suit_chaser`` are inlined too, without reference counting (``INLINED_STRATEGY_NJIT_OPTIONS``);
+the others use ``STRATEGY_NJIT_OPTIONS`` and are called.
 """

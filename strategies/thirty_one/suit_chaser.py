@@ -8,7 +8,7 @@ better score or more outs. It proposes at 26 less one a player beyond two and ac
 import numpy as np
 from numba import njit
 
-from simcards.config import STRATEGY_NJIT_OPTIONS
+from simcards.config import INLINED_STRATEGY_NJIT_OPTIONS
 from simcards.params import slot
 
 from ._kit import KNOCK, PASS, PROPOSE, V, hand_value, knock_allowed, outs, value
@@ -22,7 +22,7 @@ _PROPOSE_AT = slot(PARAMS, "propose_at")
 _ACCEPT_AT = slot(PARAMS, "accept_at")
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def turn(view, rng, params):
     h = V.hand(view)
     m = V.middle(view)
@@ -51,6 +51,6 @@ def turn(view, rng, params):
     return PROPOSE if now >= np.int64(params[_PROPOSE_AT]) - V.n_players(view) else PASS
 
 
-@njit(**STRATEGY_NJIT_OPTIONS)
+@njit(**INLINED_STRATEGY_NJIT_OPTIONS)
 def vote(view, rng, params):
     return 1 if hand_value(view) >= np.int64(params[_ACCEPT_AT]) else 0
