@@ -11,7 +11,7 @@ rank most likely in the next hand when that duel would hit someone else
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS, INLINED_STRATEGY_NJIT_OPTIONS
+from simcards.config import INLINED_STRATEGY_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.params import slot
 from simcards.games.bombs_away.view import allowed, card, damage, held, n_players, on_pile, points
 from simcards.games.bombs_away.rules import (ACE, EIGHT, FIRST_DUEL, FIVE, FOUR, JACK, JOKER, KING,

@@ -110,7 +110,7 @@ def _raisers() -> np.ndarray:
     return (raises * bits).sum(axis=1).reshape(-1)
 
 
-_MAX_VALUE = 33                                # three aces; a 32 is worth 0
+_MAX_VALUE = int(_VALUES.max())               # 33, three aces (a 32 is worth 0)
 _RAISERS = _raisers()
 
 
@@ -133,15 +133,16 @@ def outs(view, a, b, c):
     return bit_count(free & helps)
 
 
-#: thresholds of ``share_below`` with a row of their own: values are 0..30 and 32 (below all)
-_THRESHOLDS = 32
+#: thresholds of ``share_below`` with a row of their own, 0 up to one above the highest plain
+#: showdown value that is not a 32 (30, so 32 rows): any higher threshold counts them all
+_THRESHOLDS = int(SCORE_TABLE[(SCORE_TABLE < 64) & (SCORE_TABLE & 63 != 32)].max()) + 2
 
 
 def _third_cards() -> tuple[np.ndarray, np.ndarray]:
     """For every pair of cards a < b (row a * N_CARDS + b), the third cards c > b as bit masks:
     those that make a hand holding no combination (``_PLAIN``), and, for each threshold v, those
     of them whose hand's showdown value is below v, a 32 counting below all (``_BELOW[v]``;
-    every threshold above 31 reads row 31, every one below 0 row 0)."""
+    a threshold past the last row reads the last, one below 0 row 0)."""
     cards = np.arange(N_CARDS)
     a, b, c = cards[:, None, None], cards[None, :, None], cards[None, None, :]
     codes = SCORE_TABLE.reshape(N_CARDS, N_CARDS, N_CARDS).astype(np.int64)
