@@ -51,11 +51,11 @@ print(time.perf_counter() - t)
 
 SIMULATE_1 = "simulate, 1 core"
 #: The C yardstick's row (simcards.yardstick: cc -O3 -march=native, one process).
-TIGHT_C = "tight C (cc -O3), 1 core"
+TIGHT_C = "tight C, 1 core"
 #: Games whose decisions are counted (a replay of each), for decisions per second.
 DECISION_SAMPLE = 1000
 KERNEL_1 = "kernel only, 1 core"
-REFERENCE = "reference engine (information only)"
+REFERENCE = "reference (info only)"
 
 
 def fresh_start_seconds(game: str, strategies: Sequence[str]) -> float:

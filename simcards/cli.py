@@ -379,18 +379,23 @@ def bench_cmd(
     result = bench(game, games=games, reference_games=reference_games, players=players,
                    strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or ())
     unit = result["unit"]
-    table = Table("run", "games", "seconds", "games/s", f"ns per {unit}", f"CPU ns per {unit}",
-                  "vs previous release (CPU)")
+    # Five narrow columns, so that the table fits an 80-column console unwrapped; the
+    # release's ratios, with their ranges, read better as a sentence under it.
+    table = Table("run", "games", "games/s", f"ns/{unit}", f"CPU ns/{unit}")
     for row in result["rows"]:
-        table.add_row(row["engine"], f"{row['games']:,}", f"{row['seconds']:.3f}", f"{row['games_per_s']:,.0f}",
-                      f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}", _vs_release(row))
+        table.add_row(row["engine"], f"{row['games']:,}", f"{row['games_per_s']:,.0f}",
+                      f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}")
     out.print(table)
     tries = max((len(t) for t in result["previous"].values()), default=0) if result["previous"] else 0
-    yardstick = (f"previous release {RELEASE}: the median of {tries} tries on {MACHINE}" if tries
-                 else "no figure of the previous release for this line-up")
+    if tries:
+        against = "; ".join(f"{row['engine']} {_vs_release(row)}" for row in result["rows"] if row["vs_previous"])
+        out.print(f"against the previous release {RELEASE}, CPU ns per {unit} (the median of its {tries} tries "
+                  f"on {MACHINE}): {against}", highlight=False)
+    else:
+        out.print("no figure of the previous release for this line-up", highlight=False)
     out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
               f"games), {result['decisions_per_s']:,.0f} per second on one core, "
-              f"{result['cpu_ms_per_decision']:.4g} ms of CPU per decision", highlight=False)
+              f"{_duration(result['cpu_ms_per_decision'])} of CPU per decision", highlight=False)
     from simcards.bench import KERNEL_1, SIMULATE_1
     if result["c_ratio"] is not None:
         target = (f"target {result['c_target']}x" + ("" if players == 4 else " at 4 players")  # issue 13's line-up
@@ -400,7 +405,7 @@ def bench_cmd(
                   highlight=False)
     else:
         out.print(result["c_note"], highlight=False)
-    out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; {yardstick}; "
+    out.print(f"mean {unit}s per game: {result['steps_per_game']:.1f}; "
               f"fresh process start (kernel from cache, one game): {result['fresh_start_s']:.2f} s; "
               f"compiling or loading the kernel: {result['load_s']:.2f} s, then a discarded warm-up (neither is in a column); "
               f"load average during the run: {result['load_average']:.1f} on {os.cpu_count()} cores "
@@ -409,15 +414,23 @@ def bench_cmd(
 
 def _vs_release(row: dict) -> str:
     """A bench row against the median of the previous release's tries, with the range of the
-    ratio over its tries: "2.10x faster, range 1.63-3.04", or "-" (words short enough for a
-    narrow console's column)."""
+    ratio over its tries: "2.10x faster (range 1.63-3.04)", or "-"."""
     ratio = row["vs_previous"]
     if not ratio:
         return "-"
     low, high = row["vs_previous_range"]
     if ratio >= 1:
-        return f"{ratio:.2f}x faster, range {low:.2f}-{high:.2f}"
-    return f"{1 / ratio:.2f}x slower, range {1 / high:.2f}-{1 / low:.2f}"
+        return f"{ratio:.2f}x faster (range {low:.2f}-{high:.2f})"
+    return f"{1 / ratio:.2f}x slower (range {1 / high:.2f}-{1 / low:.2f})"
+
+
+def _duration(ms: float) -> str:
+    """A CPU time given in milliseconds, in the unit that reads best: "0.98 ms", "12.3 us",
+    "18.7 ns" (a heuristic decides in nanoseconds, a search in milliseconds)."""
+    for scale, unit in ((1.0, "ms"), (1e3, "us")):
+        if ms * scale >= 0.1:
+            return f"{ms * scale:.3g} {unit}"
+    return f"{ms * 1e6:.3g} ns"
 
 
 def _bench_against(spec, game: str, games: int, players: int, strategy: str, seed: int,
@@ -428,10 +441,10 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
         result = side_by_side(game, [strategy] * players, games, seed, spec.step_column, against, rounds,
                               progress=lambda done, total: bar.update(done, total, "rounds"))
     unit = spec.step_column.rstrip("s")
-    table = Table("measure", f"{THIS}: CPU ns per {unit} (median)", "--against (median)", "ratio",
-                  "ratio by round")
-    names = {"": "simulate (frame included)", "kernel_": "kernel alone (run_records)",
-             "warm_": "kernel alone, warm memory"}
+    # Short headers, so that three rounds fit an 80-column console; the sentence below says
+    # what each measure is.
+    table = Table("measure", THIS, "--against", "ratio", "ratio by round")
+    names = {"": "simulate (with frame)", "kernel_": "kernel alone", "warm_": "kernel, warm memory"}
     for prefix in MEASURES:
         rounds_ = ", ".join(f"{r['other'][f'{prefix}cpu_ns_per_step'] / r['this'][f'{prefix}cpu_ns_per_step']:.2f}"
                             for r in result["rounds"])
@@ -439,7 +452,8 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
                       f"{result[f'{prefix}other_median']:,.1f}", f"{result[f'{prefix}ratio']:.2f}", rounds_)
     out.print(table)
     first = result["rounds"][0]
-    out.print(f"{game}, {players} x {strategy}, {games:,} games of seed {seed}, on one core: simulate "
+    out.print(f"CPU ns per {unit}, medians; {game}, {players} x {strategy}, {games:,} games of seed {seed}, "
+              f"on one core: simulate "
               f"(frame included), then the kernel alone on the same games (run_records: int64 records, no "
               f"frame), then again into arrays it wrote before (warm memory), each timing a fresh process "
               f"after a warm-up; {THIS} "

@@ -53,20 +53,27 @@ def test_every_saved_release_figure_names_a_row_bench_times():
 
 def test_a_ratio_to_the_release_reads_the_same_way_round_as_its_range():
     """Slower: both ends turned over too, the least slow first (a range is never printed backwards)."""
-    assert cli._vs_release({"vs_previous": 2.0, "vs_previous_range": (1.5, 3.0)}) == "2.00x faster, range 1.50-3.00"
-    assert cli._vs_release({"vs_previous": 0.5, "vs_previous_range": (0.25, 0.8)}) == "2.00x slower, range 1.25-4.00"
+    assert cli._vs_release({"vs_previous": 2.0, "vs_previous_range": (1.5, 3.0)}) == "2.00x faster (range 1.50-3.00)"
+    assert cli._vs_release({"vs_previous": 0.5, "vs_previous_range": (0.25, 0.8)}) == "2.00x slower (range 1.25-4.00)"
     assert cli._vs_release({"vs_previous": None, "vs_previous_range": None}) == "-"
 
 
 def test_bench_command_names_its_yardstick(monkeypatch):
-    monkeypatch.setattr(cli.out, "_width", 200)     # the table's cells unwrapped
+    monkeypatch.setattr(cli.out, "_width", 80)      # a plain terminal's width
+    monkeypatch.setattr("simcards.bench.fresh_start_seconds", lambda game, strategies: 0.0)  # not tested here
     out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
     assert out.exit_code == 0, out.output
-    text = " ".join(out.output.split())      # the table wraps its cells at the console's width
-    assert "previous release 0.1.0 (commit 963dcb8): the median of 10 tries" in text
-    assert "reference" in text and "kernel" in text
-    assert re.search(r"simulate, 1 core .* \d+\.\d\dx (faster|slower), range \d+\.\d\d-\d+\.\d\d", text), text
-    assert TIGHT_C in text and "x the C per turn (target 1.5x), kernel only, 1 core" in text
+    lines = out.output.splitlines()
+    # the table fits 80 columns with no cell wrapped: every row's label whole on its own line
+    assert max(map(len, lines)) <= 80, out.output
+    for label in (SIMULATE_1, KERNEL_1, TIGHT_C, REFERENCE):
+        assert sum(line.startswith(f"│ {label} ") for line in lines) == 1, (label, out.output)
+    text = " ".join(out.output.split())
+    assert "previous release 0.1.0 (commit 963dcb8), CPU ns per turn (the median of its 10 tries" in text
+    assert re.search(rf"{SIMULATE_1} \d+\.\d\dx (faster|slower) \(range \d+\.\d\d-\d+\.\d\d\); "
+                     rf"{KERNEL_1} \d+\.\d\dx", text), text
+    assert "x the C per turn (target 1.5x), kernel only, 1 core" in text
+    assert re.search(r"of CPU per decision", text) and "e-0" not in text     # no exponent notation
 
 
 def test_bench_without_a_c_compiler_says_so(monkeypatch):
@@ -98,3 +105,11 @@ def test_bench_of_thirty_one_gives_both_ratios_to_its_c_and_no_target(monkeypatc
     text = " ".join(out.output.split())
     assert TIGHT_C in text and "x the C per turn (no target: the C is information), kernel only, 1 core" in text
     assert "target 1.5x" not in text
+
+
+def test_a_time_per_decision_reads_in_its_own_unit():
+    """A heuristic's decision takes nanoseconds and a search's milliseconds: neither in exponents."""
+    assert cli._duration(0.98) == "0.98 ms"
+    assert cli._duration(12.5) == "12.5 ms"
+    assert cli._duration(0.0123) == "12.3 us"
+    assert cli._duration(1.869e-05) == "18.7 ns"

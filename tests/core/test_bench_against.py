@@ -64,13 +64,15 @@ def test_a_folder_that_is_not_a_checkout_is_refused(tmp_path):
 
 
 def test_the_command_prints_both_versions_or_one_line(monkeypatch, copy_of_this_checkout, tmp_path):
-    monkeypatch.setattr(cli.out, "_width", 240)     # the table's cells unwrapped
+    monkeypatch.setattr(cli.out, "_width", 80)      # a plain terminal's width
     done = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--against",
                                     str(copy_of_this_checkout), "--rounds", "1"])
     assert done.exit_code == 0, done.output
-    assert "this code: CPU ns per turn (median)" in done.output and "ratio by round" in done.output
-    for measure in ("simulate (frame included)", "kernel alone (run_records)", "kernel alone, warm memory"):
-        assert measure in done.output
+    lines = done.output.splitlines()
+    assert max(map(len, lines)) <= 80 and "ratio by round" in done.output, done.output
+    for measure in ("simulate (with frame)", "kernel alone", "kernel, warm memory"):   # unwrapped
+        assert sum(line.startswith(f"│ {measure} ") for line in lines) == 1, (measure, done.output)
+    assert "CPU ns per turn, medians; five-alive" in " ".join(lines)
     assert str(copy_of_this_checkout / "simcards" / "__init__.py") in done.output
     missing = tmp_path / "nowhere"
     done = CliRunner().invoke(app, ["bench", "five-alive", "--against", str(missing)])
