@@ -111,6 +111,8 @@ def test_redeal_keeps_what_the_seat_knows_and_deals_the_hidden_cards(label):
         w = np.zeros_like(s)
         m = redeal(s, seat, w, np.array([1000 + i], np.uint64))
         assert np.array_equal(w[visible], s[visible]), "a field the seat sees changed"
+        scratch = V.LAYOUT.field("REDEAL")         # the redeal's own, zero again as in every state
+        assert not w[scratch.offset:scratch.offset + scratch.size].any(), "scratch left behind"
         # the same multiset of hidden cards, the same hand and stock sizes
         hidden = _hidden_cards(s, seat)
         assert m == hidden.sum()

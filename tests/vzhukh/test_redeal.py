@@ -97,6 +97,8 @@ def test_redeal_keeps_what_the_seat_sees_deals_the_hidden_cards_and_respects_inf
             w = np.zeros_like(s)
             tries = redeal(s, seat, w, np.array([1000 + i], np.uint64))
             assert 1 <= tries <= TRIES, "a constrained seat was filled regardless"
+            scratch = V.LAYOUT.field("REDEAL")     # the redeal's own, zero again as in every state
+            assert not w[scratch.offset:scratch.offset + scratch.size].any(), "scratch left behind"
             visible = V.LAYOUT.visible_to(seat, s.shape[0])
             assert np.array_equal(w[visible], s[visible]), "a field the seat sees changed"
             # the same multiset of hidden cards, the same hand and stock sizes

@@ -53,8 +53,8 @@ from simcards.games.bombs_away.fast import (
 from simcards.games.bombs_away.rules import (
     ANSWER, EIGHT, EXTRA, FIVE, JOKER, KIND_COUNTS, MAX_PLAYERS, NAME, NINE, PLAY, TARGET)
 from simcards.games.bombs_away.view import (
-    A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_SCRATCH, A_STOCK,
-    A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_FIXED,
+    A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_REDEAL, A_SCRATCH,
+    A_STOCK, A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_FIXED,
     S_STOCK_N)
 from simcards.rng import rand_below
 
@@ -108,16 +108,18 @@ def _put(w, q, k):
 
 
 @njit(**NJIT_OPTIONS)
-def _deal(s, seat, w, rng, order, n_order, unseen, use_void):
+def _deal(s, seat, w, rng, order, n_order, unseen, pool, use_void):
     """One try: known cards first, then each seat of ``order`` from the top of the shuffled
-    rest, passing over cards inference 2 forbids. Returns False if a hand ran short."""
+    rest, passing over cards inference 2 forbids (``pool``: scratch of ``len(unseen)``).
+    Returns False if a hand ran short."""
     n = s[S_N]
     for q in range(n):
         if q != seat:
             w[A_HANDS + q * K:A_HANDS + (q + 1) * K] = 0
             w[A_HAND_N + q] = 0
             w[A_HELD + q] = 0
-    pool = unseen.copy()
+    for k in range(K):
+        pool[k] = unseen[k]
     for q in range(n):              # inference 1: what the seat knows each hand holds
         if q == seat:
             continue
@@ -163,7 +165,7 @@ def _deal(s, seat, w, rng, order, n_order, unseen, use_void):
     return True
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@linked(**NJIT_OPTIONS, _nrt=False)    # kernels link it; Python calls a twin (simcards.link_only)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with what ``seat`` knows of ``s``.
 
@@ -206,10 +208,12 @@ def redeal(s, seat, w, rng):
     w[S_PHASE] = phase_of(s)
     w[A_SCRATCH:A_SCRATCH + MAX_PLAYERS] = 0
     w[A_STOCK:A_STOCK + ROOM] = 0
-    unseen = np.empty(K, np.int64)
+    # in the state's REDEAL scratch (view.py): no array allocated a deal
+    unseen = w[A_REDEAL:A_REDEAL + K]
+    pool = w[A_REDEAL + K:A_REDEAL + 2 * K]
+    order = w[A_REDEAL + 2 * K:A_REDEAL + 2 * K + MAX_PLAYERS]
     total = unseen_counts(s, seat, unseen)
     # the hands inference 2 constrains first, then the others
-    order = np.empty(MAX_PLAYERS, np.int64)
     c = np.int64(0)                 # typed, and the last try's flag computed: literals would
     for q in range(n):              # compile _deal once per value (simcards.config)
         if q != seat and s[A_VOID + q] != 0:
@@ -221,8 +225,9 @@ def redeal(s, seat, w, rng):
             c += 1
     # up to RETRIES tries that respect inference 2, then one that may not
     for attempt in range(RETRIES + 1):
-        if _deal(s, seat, w, rng, order, c, unseen, attempt < RETRIES):
+        if _deal(s, seat, w, rng, order, c, unseen, pool, attempt < RETRIES):
             break
+    w[A_REDEAL:A_REDEAL + 2 * K + MAX_PLAYERS] = 0
     # what is left is exactly STOCK_N cards in a real position (the test checks it); the engine
     # never reads the places above it, which are zero here
     m = total

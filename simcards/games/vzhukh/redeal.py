@@ -65,8 +65,8 @@ from simcards.games.vzhukh.fast import _legal, fill_tables, hand, legal_row
 from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBERS
 from simcards.games.vzhukh.view import (
     BARRED, BARRED_KINDS, BARRED_NUMBERS, BARRED_SHIFT, CUR, DEALT, DECK, DISCARD, ENDING,
-    HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, STACK_KIND, STACK_N,
-    STOCK, STOCK_N, COUNTS)
+    HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, REDEAL, STACK_KIND,
+    STACK_N, STOCK, STOCK_N, COUNTS)
 from simcards.rng import shuffle_range
 
 #: deals drawn before a constrained seat is filled regardless of what it is known not to hold
@@ -179,7 +179,7 @@ def _deal(s, seat, w, rng, m, order, n_order, caps, strict):
     return ok
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@linked(**NJIT_OPTIONS, _nrt=False)    # kernels link it; Python calls a twin (simcards.link_only)
 def redeal(s, seat, w, rng):
     """Fill ``w`` (``len(s)`` int64s) with a state consistent with what ``seat`` knows of ``s``.
 
@@ -221,8 +221,9 @@ def redeal(s, seat, w, rng):
     # ---- derived tables, as new_state builds them
     fill_tables(w)
     # ---- the constrained seats: jokers only first, then the takers
-    order = np.empty(MAX_PLAYERS, np.int64)
-    caps = np.empty(2 * N_KINDS, np.int64)
+    # in the state's REDEAL scratch (view.py): no array allocated a deal
+    order = w[REDEAL:REDEAL + MAX_PLAYERS]
+    caps = w[REDEAL + MAX_PLAYERS:REDEAL + MAX_PLAYERS + 2 * N_KINDS]
     n_order = np.int64(0)           # typed, not a literal to _deal (simcards.config)
     for pick in (2, 1):
         for q in range(n):
@@ -233,6 +234,8 @@ def redeal(s, seat, w, rng):
     tries = 1
     while not _deal(s, seat, w, rng, m, order, n_order, caps, tries <= TRIES):
         tries += 1
+    for i in range(REDEAL, REDEAL + MAX_PLAYERS + 2 * N_KINDS):
+        w[i] = 0
     # ---- the legal row advance stored for the seat to act (its own is copied already)
     cur = w[CUR]
     if cur != seat and w[OVER] == 0 and w[ENDING] == 0:

@@ -102,6 +102,10 @@ RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write
 #: s[NUMBERS], not by the constant, so that LLVM runs it on SIMD lanes (it vectorizes a loop whose
 #: trip count it does not know, and unrolls one of 10 trips into scalar code: 5% of an action)
 NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
+#: redeal.py's scratch (the constrained seats' order, then each kind's cap and unseen count),
+#: zero outside a redeal: a search redeals thousands of times a decision, and two arrays
+#: allocated a deal took about 6% of its time
+REDEAL = LAYOUT.block("REDEAL", MAX_PLAYERS + 2 * N_KINDS, visibility="hidden")
 # ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
 # order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK")
