@@ -62,7 +62,7 @@ from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.link_only import linked
 from simcards.engine import copy_into
 from simcards.games.vzhukh.defaults import attack_lowest
-from simcards.games.vzhukh.fast import advance, apply, view_defend
+from simcards.games.vzhukh.fast import rollout_advance, rollout_apply, view_defend
 from simcards.games.vzhukh.redeal import redeal
 from simcards.games.vzhukh.rules import ATTACK_DECISION, ROUNDS
 from simcards.games.vzhukh.view import (N, OVER, PENALTY, PHASE, ROUND, UNFINISHED, View,
@@ -167,7 +167,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
         for j in range(nk):
             copy_into(x, w)
             seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
-            apply(x, grng, phase, moves[j])
+            rollout_apply(x, grng, phase, moves[j])
             round_end = _play_on(x, grng, srng, ev, rollout, round0)
             tally[VALS, j] = _value(x, seat, round_end, round_sd)
         accumulate(tally, jdef)
@@ -187,10 +187,10 @@ def _play_on(x, grng, srng, ev, rollout, round0):
     while True:
         if ev == 1 and x[ROUND] != round0 and x[OVER] == 0:
             return True
-        k = advance(x, grng)
+        k = rollout_advance(x, grng)
         if k < 0:
             return False
-        apply(x, grng, k, _strategy_move(view_defend(x), k, srng, rollout))
+        rollout_apply(x, grng, k, _strategy_move(view_defend(x), k, srng, rollout))
 
 
 @njit(**NJIT_OPTIONS)
