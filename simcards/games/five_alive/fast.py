@@ -19,9 +19,10 @@ and the strategies (view.legal_mask & co.) read it. Each seat's ``HELD`` mask
 
 Speed (docs/architecture.md, "The hot path"): ``advance`` and ``apply`` are inlined into
 the kernel by LLVM and keep to what a turn needs; every long or rare effect is a function
-of its own. The next seat in each direction is kept in a table (``NEXT_SEAT``), shuffles
-draw their numbers ahead (simcards.rng.shuffle_range_ahead): the same numbers, the same
-cards, in the same order as the reference engine.
+of its own. The next seat in each direction is kept in a table (``NEXT_SEAT``). Shuffles
+draw each number as they swap (simcards.rng.shuffle_range): drawn ahead into scratch on SIMD
+lanes (``shuffle_range_ahead``) they took 2-7% more of a turn on this project's Intel Xeon
+(docs/performance.md); the same numbers and cards either way, in the reference engine's order.
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
     LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
     RANK_KEYS, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
-from simcards.rng import shuffle_range_ahead
+from simcards.rng import shuffle_range
 
 DONE = -1
 #: The engine's own functions: no wrappers, no reference counting (simcards.config says why).
@@ -83,11 +84,10 @@ def sorted_deck_at(s):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def _shuffle(s, at, n, rng):
-    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down; its
-    draws are computed ahead into the last run of the state)."""
+    """Shuffle s[at:at + n] (simcards.rng: Fisher-Yates from the last position down)."""
     # typed: callers pass the literal STOCK, and numba compiles a function once per literal
     # argument (simcards.config, "Literal arguments")
-    shuffle_range_ahead(s, np.int64(at), np.int64(n), rng, s[STOCK + 3 * s[DECK]:])
+    shuffle_range(s, np.int64(at), np.int64(n), rng)
 
 
 #: Seats are 0..MAX_PLAYERS - 1, so their bits fit in SEAT_BITS.

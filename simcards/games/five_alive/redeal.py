@@ -14,7 +14,7 @@ every other field is filled from public facts only (the layout's visibilities, v
   ``_legal_mask`` (what ``advance`` would have stored);
 - what no public fact determines and the engine never reads before writing it is zero:
   other seats' memory, first-hand masks (``DEALT``: only a result column) and stale legal
-  masks, the rank keys, the redeal scratch and a shuffle's draws.
+  masks, the rank keys and the redeal scratch.
 
 Because nothing hidden is read, the result is the same from the engine's live state and
 from the reference engine's view of it (hidden fields zero): a search strategy built on
@@ -92,7 +92,7 @@ def redeal(s, seat, w, rng):
             w[MEMORY + q * MEMORY_SLOTS:MEMORY + (q + 1) * MEMORY_SLOTS] = 0
     w[RANK_KEYS:RANK_KEYS + MAX_PLAYERS] = 0
     w[NEXT_SEAT:NEXT_SEAT + 2 * MAX_PLAYERS] = 0
-    w[STOCK:STOCK + 4 * d] = 0
+    w[STOCK:STOCK + 3 * d] = 0
     # ---- derived scratch, as the engine keeps it
     _sort_deck(w)                           # the deck in canonical order, as new_state
     _link_seats(w)

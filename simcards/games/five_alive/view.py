@@ -57,8 +57,8 @@ NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 2, MAX_PLAYERS, visibility="hidden")
 # the pile since the last reshuffle, bottom card first (pile[0:PILE_N], zeros after)
 PILE = LAYOUT.block("PILE", MAX_DECK)
 MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
-# four runs of DECK cards: the stock (stock[0:STOCK_N], top last), scratch for a redeal,
-# the deck sorted by kind (set once, copied at every deal), a shuffle's draws
+# three runs of DECK cards: the stock (stock[0:STOCK_N], top last), scratch for a redeal,
+# the deck sorted by kind (set once, copied at every deal)
 STOCK = LAYOUT.tail("STOCK", visibility="hidden")
 
 memory, remember = memory_accessors(MEMORY)
@@ -67,7 +67,7 @@ memory, remember = memory_accessors(MEMORY)
 @njit(**NJIT_OPTIONS)
 def state_size(deck):
     """Length of the state array for a deck of ``deck`` cards (both engines)."""
-    return STOCK + 4 * deck
+    return STOCK + 3 * deck
 
 
 #: ``legal`` repeats ``s[LEGAL + seat]``: the engine has the mask in a register when it

@@ -51,13 +51,13 @@ from simcards.games.thirty_one.rules import (
     P_BANK, P_KEYS, P_ROUND_CAP, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE,
     SCORE_TABLE, SWAP_BASE, TURN, VOTE)
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N, DRAWS,
+    AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N,
     E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
     LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
     REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SIZE, SNAPSHOT_HEAD, STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
     VOTER, VOTES, View, in_other, in_sets, other_base)
-from simcards.rng import shuffle_top_ahead
+from simcards.rng import shuffle_top
 
 DONE = -1
 #: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.
@@ -240,14 +240,14 @@ def _deal(s, rng):
     three times round; then three cards face up in the middle; the rest is the stock.
 
     Only the cards dealt are shuffled into place: the first 3n + 3 steps of the shuffle
-    (simcards.rng.shuffle_top; the same numbers and cards as the whole shuffle's first steps),
-    their numbers drawn ahead on SIMD lanes into the hidden DRAWS block (``shuffle_top_ahead``:
-    the same cards; 30.4 -> 29.0 ns a turn, issue 13). The stock left under them is shuffled
-    as it is taken (simcards.engine.take_top)."""
+    (simcards.rng.shuffle_top; the same numbers and cards as the whole shuffle's first steps).
+    The stock left under them is shuffled as it is taken (simcards.engine.take_top). Drawing
+    the numbers ahead on SIMD lanes (``shuffle_top_ahead``) saved 5% of a turn on an AMD EPYC
+    and cost 3% on this project's Intel Xeon (docs/performance.md): the same cards either way."""
     for k in range(N_CARDS):
         s[STOCK + k] = k
     n = s[N]
-    shuffle_top_ahead(s, STOCK, _DECK, 3 * n + 3, rng, s[DRAWS:DRAWS + N_CARDS])
+    shuffle_top(s, STOCK, _DECK, 3 * n + 3, rng)
     s[STOCK_FIXED] = 0
     first = _next(s, s[DEALER])
     # the positions dealt from, unsigned (all inside the stock), and the seats read with their

@@ -55,9 +55,9 @@ from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
 from simcards.games.thirty_one.view import (
-    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, DRAWS, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
-    LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, STOCK, STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER,
-    STOCK_N, VOTER, VOTES)
+    AS_IT_LIES, CUR, DEALT, DISCARD_MASK, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
+    LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, REDEAL, STOCK, STOCK_FIXED, STOCK_KNOWN,
+    STOCK_KNOWN_ORDER, STOCK_N, VOTER, VOTES)
 from simcards.rng import rand_below, shuffle_range
 
 #: Soft bounds of the opponent model (values, a 32 as 0): a proposer holds at least
@@ -210,16 +210,15 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
                 w[MEMORY + q * MEMORY_SLOTS + i] = 0
     for i in range(N_CARDS):
         w[STOCK + i] = 0
-        w[DRAWS + i] = 0            # the last deal's draws (scratch: hidden, never read again)
     # ---- the unseen cards not already placed: not seen, not held by another seat, not in a
     # known stock; ids ascending (a canonical order: the draws alone decide)
     placed = seen_mask(s, seat) | s[STOCK_KNOWN]
     for q in range(n):
         if q != seat:
             placed |= s[HELD + q]
-    # the pool is kept in the DRAWS scratch block (zeroed above, zeroed again below): no array
-    # allocated per deal
-    pool = w[DRAWS:DRAWS + N_CARDS]
+    # the pool is kept in the REDEAL scratch block (zero in every state, zeroed again below):
+    # no array allocated per deal
+    pool = w[REDEAL:REDEAL + N_CARDS]
     m = np.int64(0)             # typed, as lo: not literals to _fill (simcards.config)
     for c in range(N_CARDS):
         if not (placed >> c) & 1:
@@ -260,7 +259,7 @@ def redeal_with(s, seat, w, rng, propose_min, accept_min, tries):
         shuffle_range(w, STOCK, sn, rng)
     w[STOCK_FIXED] = sn             # taken in this order (the docstring says why)
     for i in range(N_CARDS):
-        w[DRAWS + i] = 0
+        w[REDEAL + i] = 0
     # ---- the legal sets advance stored for the seat to decide (its own are copied already)
     if w[OVER] == 0:
         if w[PHASE] == PH_VOTE:

@@ -85,8 +85,9 @@ STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")               # stoc
 # lie in no order: each is chosen at random when it is taken (simcards.engine.take_top), which
 # deals what a shuffle would
 STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
-#: room for the deal's random draws, computed ahead (simcards.rng.shuffle_top_ahead)
-DRAWS = LAYOUT.block("DRAWS", N_CARDS, visibility="hidden")
+#: redeal.py's scratch (the pool of unseen cards), zero outside a redeal: a search redeals
+#: thousands of times a decision, and an array allocated a deal cost it time
+REDEAL = LAYOUT.block("REDEAL", N_CARDS, visibility="hidden")
 SNAPSHOT_HEAD = (PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER, VOTER, OVER,
                  UNFINISHED, BANK, STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES,
                  REBUILDS, STOCK_FIXED)
