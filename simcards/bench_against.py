@@ -39,13 +39,15 @@ import simcards
 from simcards.batch import prepare
 from simcards.runner import run_records
 a = json.loads(sys.argv[1])
-simcards.simulate(a["game"], a["strategies"], 2000, a["seed"], threads=1)     # compile or load, warm up
+# the warm-ups play no more games than are timed: a search line-up takes a tenth of a second a game
+warm = min(2000, a["games"])
+simcards.simulate(a["game"], a["strategies"], warm, a["seed"], threads=1)     # compile or load, warm up
 cpu = time.process_time()
 frame = simcards.simulate(a["game"], a["strategies"], a["games"], a["seed"], threads=1)
 cpu = time.process_time() - cpu
 steps = int(frame.groupby("game")[a["column"]].first().sum())
 batch = prepare(a["game"], a["strategies"], a["seed"])
-run_records(batch, 2000, threads=1)                                             # warm up
+run_records(batch, warm, threads=1)                                             # warm up
 kernel_cpu = time.process_time()
 _, game_out = run_records(batch, a["games"], threads=1)
 kernel_cpu = time.process_time() - kernel_cpu
