@@ -54,8 +54,8 @@ from simcards.games.bombs_away.rules import (
     ANSWER, EIGHT, EXTRA, FIVE, JOKER, KIND_COUNTS, MAX_PLAYERS, NAME, NINE, PLAY, TARGET)
 from simcards.games.bombs_away.view import (
     A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_REDEAL, A_SCRATCH,
-    A_STOCK, A_VOID, K, KNOWN_ROW, MEMORY, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE, S_STOCK_FIXED,
-    S_STOCK_N)
+    A_STOCK, A_VOID, K, KNOWN_ROW, MEMORY, REDEAL_SIZE, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE,
+    S_STOCK_FIXED, S_STOCK_N)
 from simcards.rng import rand_below
 
 _COUNTS = np.array(KIND_COUNTS, np.int64)
@@ -211,7 +211,7 @@ def redeal(s, seat, w, rng):
     # in the state's REDEAL scratch (view.py): no array allocated a deal
     unseen = w[A_REDEAL:A_REDEAL + K]
     pool = w[A_REDEAL + K:A_REDEAL + 2 * K]
-    order = w[A_REDEAL + 2 * K:A_REDEAL + 2 * K + MAX_PLAYERS]
+    order = w[A_REDEAL + 2 * K:A_REDEAL + REDEAL_SIZE]
     total = unseen_counts(s, seat, unseen)
     # the hands inference 2 constrains first, then the others
     c = np.int64(0)                 # typed, and the last try's flag computed: literals would
@@ -227,7 +227,7 @@ def redeal(s, seat, w, rng):
     for attempt in range(RETRIES + 1):
         if _deal(s, seat, w, rng, order, c, unseen, pool, attempt < RETRIES):
             break
-    w[A_REDEAL:A_REDEAL + 2 * K + MAX_PLAYERS] = 0
+    w[A_REDEAL:A_REDEAL + REDEAL_SIZE] = 0
     # what is left is exactly STOCK_N cards in a real position (the test checks it); the engine
     # never reads the places above it, which are zero here
     m = total

@@ -105,7 +105,8 @@ A_SCRATCH = LAYOUT.block("SCRATCH", MAX_PLAYERS, 1, visibility="hidden")
 #: redeal.py's scratch (the unseen cards of each kind, the pool a deal takes them from, the order
 #: the hands are dealt in), zero outside a redeal: a search redeals thousands of times a
 #: decision, and three arrays allocated a deal took about 4% of its time
-A_REDEAL = LAYOUT.block("REDEAL", 2 * K + MAX_PLAYERS, visibility="hidden")
+REDEAL_SIZE = 2 * K + MAX_PLAYERS
+A_REDEAL = LAYOUT.block("REDEAL", REDEAL_SIZE, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
 STATE_SIZE = A_STOCK + ROOM

@@ -85,8 +85,8 @@ _INTERNAL = INTERNAL_NJIT_FLAGS
 #: how the cards changed hands, typed, not literal: numba compiles a callee again for every
 #: literal argument (simcards.config, "Literal arguments")
 _SWAPPED = np.int64(0)
-#: the deck's size for the deal's shuffle, typed: the literal compiled simcards.rng.shuffle_top
-#: (its rare exact path) a second time in a search's kernel, beside the redeal's int64 count
+#: the deck's size for the deal's shuffle, typed: a literal would compile simcards.rng.shuffle_top
+#: a second time in a search's kernel, beside the redeal's int64 count
 _DECK = np.int64(N_CARDS)
 _KNOCKED = np.int64(1)
 

@@ -65,7 +65,8 @@ from simcards.games.vzhukh.fast import _legal, fill_tables, hand, legal_row
 from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBERS
 from simcards.games.vzhukh.view import (
     BARRED, BARRED_KINDS, BARRED_NUMBERS, BARRED_SHIFT, CUR, DEALT, DECK, DISCARD, ENDING,
-    HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, REDEAL, STACK_KIND,
+    HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, REDEAL, REDEAL_SIZE,
+    STACK_KIND,
     STACK_N, STOCK, STOCK_N, COUNTS)
 from simcards.rng import shuffle_range
 
@@ -223,7 +224,7 @@ def redeal(s, seat, w, rng):
     # ---- the constrained seats: jokers only first, then the takers
     # in the state's REDEAL scratch (view.py): no array allocated a deal
     order = w[REDEAL:REDEAL + MAX_PLAYERS]
-    caps = w[REDEAL + MAX_PLAYERS:REDEAL + MAX_PLAYERS + 2 * N_KINDS]
+    caps = w[REDEAL + MAX_PLAYERS:REDEAL + REDEAL_SIZE]
     n_order = np.int64(0)           # typed, not a literal to _deal (simcards.config)
     for pick in (2, 1):
         for q in range(n):
@@ -234,7 +235,7 @@ def redeal(s, seat, w, rng):
     tries = 1
     while not _deal(s, seat, w, rng, m, order, n_order, caps, tries <= TRIES):
         tries += 1
-    for i in range(REDEAL, REDEAL + MAX_PLAYERS + 2 * N_KINDS):
+    for i in range(REDEAL, REDEAL + REDEAL_SIZE):
         w[i] = 0
     # ---- the legal row advance stored for the seat to act (its own is copied already)
     cur = w[CUR]

@@ -105,7 +105,8 @@ NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
 #: redeal.py's scratch (the constrained seats' order, then each kind's cap and unseen count),
 #: zero outside a redeal: a search redeals thousands of times a decision, and two arrays
 #: allocated a deal took about 6% of its time
-REDEAL = LAYOUT.block("REDEAL", MAX_PLAYERS + 2 * N_KINDS, visibility="hidden")
+REDEAL_SIZE = MAX_PLAYERS + 2 * N_KINDS
+REDEAL = LAYOUT.block("REDEAL", REDEAL_SIZE, visibility="hidden")
 # ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
 # order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK")
