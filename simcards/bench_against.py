@@ -10,7 +10,10 @@ Each timing is a fresh process (``sys.executable``) that plays a warm-up, then t
 ``simulate(game, strategies, games, seed, threads=1)`` (kernel and frame, one core) in CPU
 seconds, and counts the steps (turns or actions) of its own frame: a version that draws its
 cards differently plays other games of the same seed, with other step counts, so each version
-is divided by its own. It then times the kernel alone on the same games (``run_records``: the
+is divided by its own. It times ``simulate`` once more on the same games, its frame now written
+into memory the process has touched before (the release's int64 frame, seven times this code's,
+paid this machine's first touch of fresh memory many times over: Thirty-One's first simulate
+read 95-110 ns a turn in an hour when its second read 56-60). It then times the kernel alone on the same games (``run_records``: the
 kernel's int64 records, no frame; what the release's own bench timed), to tell the engine's
 speed from the frame's; and once more into arrays written before, chunk by chunk: the engine
 alone, without the first touch of fresh memory, whose cost on this project's machines swings from
@@ -46,6 +49,15 @@ cpu = time.process_time()
 frame = simcards.simulate(a["game"], a["strategies"], a["games"], a["seed"], threads=1)
 cpu = time.process_time() - cpu
 steps = int(frame.groupby("game")[a["column"]].first().sum())
+# the same games again, into memory this process has touched before: a process's first touch of
+# fresh memory costs this project's machine more in some hours than in others, and costs a version
+# with a larger frame more
+del frame
+again_cpu = time.process_time()
+frame = simcards.simulate(a["game"], a["strategies"], a["games"], a["seed"], threads=1)
+again_cpu = time.process_time() - again_cpu
+again_steps = int(frame.groupby("game")[a["column"]].first().sum())
+del frame
 batch = prepare(a["game"], a["strategies"], a["seed"])
 run_records(batch, warm, threads=1)                                             # warm up
 kernel_cpu = time.process_time()
@@ -78,12 +90,13 @@ for first in range(0, a["games"], size):
     warm_cpu += time.process_time() - t
     warm_steps += int(game_out[:count, col].sum())
 print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": steps,
+                  "again_cpu_seconds": again_cpu, "again_steps": again_steps,
                   "kernel_cpu_seconds": kernel_cpu, "kernel_steps": kernel_steps,
                   "warm_cpu_seconds": warm_cpu, "warm_steps": warm_steps}))
 """
-#: The measures, by key prefix: simulate; the kernel alone (``run_records``); the kernel into
-#: warm memory.
-MEASURES = ("", "kernel_", "warm_")
+#: The measures, by key prefix: simulate; simulate again into warm memory; the kernel alone
+#: (``run_records``); the kernel into warm memory.
+MEASURES = ("", "again_", "kernel_", "warm_")
 THIS = "this code"
 
 
@@ -144,7 +157,8 @@ def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, co
         ``simcards`` file each imported, to show which code ran); ``this_median``,
         ``other_median``: the medians of CPU ns per step; ``ratio``: the other's median over
         this one's (above 1: this code is faster); ``kernel_this_median``,
-        ``kernel_other_median`` and ``kernel_ratio``: the same of the kernel alone; ``warm_...``:
+        ``kernel_other_median`` and ``kernel_ratio``: the same of the kernel alone; ``again_...``:
+        of simulate timed a second time, into memory touched before; ``warm_...``:
         of the kernel alone writing over arrays it wrote before (the engine without the cost of
         fresh memory).
     """

@@ -444,7 +444,8 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
     # Short headers, so that three rounds fit an 80-column console; the sentence below says
     # what each measure is.
     table = Table("measure", THIS, "--against", "ratio", "ratio by round")
-    names = {"": "simulate (with frame)", "kernel_": "kernel alone", "warm_": "kernel, warm memory"}
+    names = {"": "simulate (with frame)", "again_": "simulate, warm memory", "kernel_": "kernel alone",
+             "warm_": "kernel, warm memory"}
     for prefix in MEASURES:
         rounds_ = ", ".join(f"{r['other'][f'{prefix}cpu_ns_per_step'] / r['this'][f'{prefix}cpu_ns_per_step']:.2f}"
                             for r in result["rounds"])
@@ -454,7 +455,7 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
     first = result["rounds"][0]
     out.print(f"CPU ns per {unit}, medians; {game}, {players} x {strategy}, {games:,} games of seed {seed}, "
               f"on one core: simulate "
-              f"(frame included), then the kernel alone on the same games (run_records: int64 records, no "
+              f"(frame included), again into memory it wrote before (warm memory), then the kernel alone on the same games (run_records: int64 records, no "
               f"frame), then again into arrays it wrote before (warm memory), each timing a fresh process "
               f"after a warm-up; {THIS} "
               f"({first['this']['simcards']}) played {first['this']['steps']:,} {unit}s, "

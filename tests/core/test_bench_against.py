@@ -42,6 +42,7 @@ def test_each_version_runs_its_own_code_in_turns(copy_of_this_checkout):
         assert Path(r["this"]["simcards"]).resolve() == Path(simcards.__file__).resolve()
         assert Path(r["other"]["simcards"]).resolve() == copy_of_this_checkout / "simcards" / "__init__.py"
         assert r["this"]["steps"] == r["other"]["steps"] == turns      # the same code plays the same games
+        assert r["this"]["again_steps"] == r["other"]["again_steps"] == turns     # simulate again
         assert r["this"]["kernel_steps"] == r["other"]["kernel_steps"] == turns   # the kernel alone: the same games
         assert r["this"]["warm_steps"] == r["other"]["warm_steps"] == turns       # and into warm memory
         for side in ("this", "other"):
@@ -70,7 +71,8 @@ def test_the_command_prints_both_versions_or_one_line(monkeypatch, copy_of_this_
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
     assert max(map(len, lines)) <= 80 and "ratio by round" in done.output, done.output
-    for measure in ("simulate (with frame)", "kernel alone", "kernel, warm memory"):   # unwrapped
+    for measure in ("simulate (with frame)", "simulate, warm memory", "kernel alone",
+                    "kernel, warm memory"):                                          # unwrapped
         assert sum(line.startswith(f"│ {measure} ") for line in lines) == 1, (measure, done.output)
     assert "CPU ns per turn, medians; five-alive" in " ".join(lines)
     assert str(copy_of_this_checkout / "simcards" / "__init__.py") in done.output
