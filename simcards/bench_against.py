@@ -13,9 +13,9 @@ cards differently plays other games of the same seed, with other step counts, so
 is divided by its own. It times ``simulate`` once more on the same games, its frame now written
 into memory the process has touched before (the release's int64 frame, seven times this code's,
 paid this machine's first touch of fresh memory many times over: Thirty-One's first simulate
-read 95-110 ns a turn in an hour when its second read 56-60). It then times the kernel alone on the same games (``run_records``: the
-kernel's int64 records, no frame; what the release's own bench timed), to tell the engine's
-speed from the frame's; and once more into arrays written before, chunk by chunk: the engine
+read 95-110 ns a turn in an hour when its second read 56-60). It then times the kernel alone on
+the same games (``run_records``: the kernel's int64 records, no frame; what the release's own
+bench timed), to tell the engine's speed from the frame's; and once more into arrays written before, chunk by chunk: the engine
 alone, without the first touch of fresh memory, whose cost on this project's machines swings from
 hour to hour (a perf profile of ``run_records`` found a quarter of its time in the kernel's
 ``clear_page_erms`` some hours).

@@ -454,8 +454,8 @@ def _bench_against(spec, game: str, games: int, players: int, strategy: str, see
     out.print(table)
     first = result["rounds"][0]
     out.print(f"CPU ns per {unit}, medians; {game}, {players} x {strategy}, {games:,} games of seed {seed}, "
-              f"on one core: simulate "
-              f"(frame included), again into memory it wrote before (warm memory), then the kernel alone on the same games (run_records: int64 records, no "
+              f"on one core: simulate (frame included), again into memory it wrote before (warm "
+              f"memory), then the kernel alone on the same games (run_records: int64 records, no "
               f"frame), then again into arrays it wrote before (warm memory), each timing a fresh process "
               f"after a warm-up; {THIS} "
               f"({first['this']['simcards']}) played {first['this']['steps']:,} {unit}s, "

@@ -66,8 +66,7 @@ from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBER
 from simcards.games.vzhukh.view import (
     BARRED, BARRED_KINDS, BARRED_NUMBERS, BARRED_SHIFT, CUR, DEALT, DECK, DISCARD, ENDING,
     HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, REDEAL, REDEAL_SIZE,
-    STACK_KIND,
-    STACK_N, STOCK, STOCK_N, COUNTS)
+    STACK_KIND, STACK_N, STOCK, STOCK_N, COUNTS)
 from simcards.rng import shuffle_range
 
 #: deals drawn before a constrained seat is filled regardless of what it is known not to hold
