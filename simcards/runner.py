@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 import simcards
-from simcards.config import DEFAULT_CHUNK, default_threads
+from simcards.config import DEFAULT_CHUNK, RECORDS_SLICE, default_threads
 from simcards.errors import SimcardsError
 from simcards.batch import Batch, frame_attrs, frame_builder, prepare, run_range
 from simcards.frame import FrameBuilder
@@ -100,11 +100,20 @@ def _batch(run: RunSpec) -> Batch:
                    run.strategy_dirs)
 
 
-def play_chunk(run: RunSpec, index: int, first: int, count: int):
+def play_chunk(run: RunSpec, index: int, first: int, count: int,
+               put: Callable[[int, np.ndarray, np.ndarray], None] | None = None):
     """One chunk, wherever it runs (a thread here, a Dask worker elsewhere):
-    kernel records, or running totals for a summary-only run."""
+    kernel records, or running totals for a summary-only run.
+
+    With ``put`` (a thread of this process), the records go to ``put(first, seat_out,
+    game_out)`` a slice of ``RECORDS_SLICE`` games at a time, while they are still in the
+    core's cache, and None is returned."""
     _fault_injection(index)
     batch = run.batch()
+    if put is not None:
+        for lo in range(first, first + count, RECORDS_SLICE):
+            put(lo, *run_range(batch, lo, min(RECORDS_SLICE, first + count - lo)))
+        return None
     seat_out, game_out = run_range(batch, first, count)
     if run.summary_only:
         return totals_from_records(batch.spec, batch.strategies, seat_out, game_out)
@@ -134,6 +143,10 @@ Task = tuple[RunSpec, int, int, int]
 #: ``finish(position, result)``: what becomes of a chunk's result where it was played (on the
 #: worker thread of a ThreadBackend; on this process's main thread for a Dask cluster).
 Finish = Callable[[int, Any], Any]
+#: ``put(position, first, seat_out, game_out)``: the kernel records of a task's games first..,
+#: where they were played (a slice at a time on a ThreadBackend's thread; a whole chunk on
+#: this process's main thread for a Dask cluster); ``finish`` then gets None for the task.
+Put = Callable[[int, int, np.ndarray, np.ndarray], None]
 
 
 def _kernels(tasks: Sequence[Task]) -> None:
@@ -149,12 +162,12 @@ class ThreadBackend:
         self.threads = threads or default_threads()
 
     def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
-            finish: Finish | None = None) -> None:
+            finish: Finish | None = None, put: Put | None = None) -> None:
         """Play every task; ``on_result(position, result)`` on this thread as each one ends."""
         _kernels(tasks)
 
         def work(i: int):
-            result = play_chunk(*tasks[i])
+            result = play_chunk(*tasks[i], put=functools.partial(put, i) if put else None)
             return finish(i, result) if finish else result
 
         if self.threads == 1 or len(tasks) == 1:
@@ -207,8 +220,8 @@ class DaskBackend:
         self.workers = workers
 
     def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
-            finish: Finish | None = None) -> None:
-        """As ThreadBackend.run; ``finish`` runs here, as each chunk's records arrive."""
+            finish: Finish | None = None, put: Put | None = None) -> None:
+        """As ThreadBackend.run; ``put`` and ``finish`` run here, as each chunk's records arrive."""
         try:
             from dask.distributed import Client, LocalCluster, as_completed
         except ImportError:
@@ -243,6 +256,9 @@ class DaskBackend:
             for fut in queue:
                 i = futures.pop(fut)
                 result = fut.result()   # a failed chunk raises here
+                if put:
+                    put(i, tasks[i][2], *result)
+                    result = None
                 on_result(i, finish(i, result) if finish else result)
                 fut.release()
                 nxt = submit_next()
@@ -360,8 +376,9 @@ def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume
               progress: ProgressFn | None = None) -> None:
     """Play every run of ``parts`` into the builder's rows, all chunks on one backend.
 
-    Each chunk's records become frame rows on the thread that played it (and, with a run
-    folder, its part is written there too), so the end of a run only wraps the columns."""
+    Each chunk's records become frame rows on the thread that played it, a slice at a time
+    (and, with a run folder, its part is written there too), so the end of a run only wraps
+    the columns."""
     backend = backend or ThreadBackend()
     tasks: list[Task] = []
     plans: list[tuple[Rows, RunFolder | None, np.ndarray]] = []   # per task
@@ -379,19 +396,21 @@ def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume
         if progress and done:
             progress(sum(c for i, _, c in run.chunks() if i in done))
 
-    def finish(i: int, records) -> None:
-        (part, folder, codes), (_, index, first, count) = plans[i], tasks[i]
-        game = part.game + first - part.run.start
-        builder.put(game, *records, first, codes, part.order)
+    def put(i: int, first: int, seat_out: np.ndarray, game_out: np.ndarray) -> None:
+        part, _, codes = plans[i]
+        builder.put(part.game + first - part.run.start, seat_out, game_out, first, codes, part.order)
+
+    def finish(i: int, _) -> None:
+        (part, folder, _), (_, index, first, count) = plans[i], tasks[i]
         if folder:
-            folder.save(index, builder.rows(game, count))
+            folder.save(index, builder.rows(part.game + first - part.run.start, count))
 
     def on_result(i: int, _) -> None:
         if progress:
             progress(tasks[i][3])
 
     if tasks:
-        backend.run(tasks, on_result, finish)
+        backend.run(tasks, on_result, finish, put)
 
 
 def _totals(run: RunSpec, backend, run_dir: str | Path | None, resume: bool,

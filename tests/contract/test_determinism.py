@@ -4,16 +4,21 @@ from __future__ import annotations
 import pandas as pd
 
 import simcards
+import simcards.runner
 
 
-def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared):
+def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared, monkeypatch):
     lineup = kit.lineups(game)[-1]
     # 150 games: chunks of 7 and of 120 both end on a partial chunk; a search seat makes
     # Thirty-One's games cost about 20 ms each
     one = shared.simulate(game, lineup, 150, seed=9, threads=1, chunk_size=150)
-    for threads, chunk in ((2, 7), (2, 120), (1, 1)):
+    # a thread hands a chunk's records to the frame a slice at a time (whole here: the
+    # default slice is longer than the run); slices of 11 and 64 end partial in most chunks
+    for threads, chunk, records_slice in ((2, 7, 11), (2, 120, 11), (1, 150, 64), (1, 1, 11)):
+        monkeypatch.setattr(simcards.runner, "RECORDS_SLICE", records_slice)
         other = shared.simulate(game, lineup, 150, seed=9, threads=threads, chunk_size=chunk)
         pd.testing.assert_frame_equal(one, other)
+    monkeypatch.undo()
     part = shared.simulate(game, lineup, 50, seed=9, start=100)
     pd.testing.assert_frame_equal(part.reset_index(drop=True),
                                   one[one["game"].between(100, 149)].reset_index(drop=True))
