@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import simcards
+import simcards.runner
 from simcards.batch import run_range, to_frame
 from simcards.errors import ContractError
 from simcards.frame import FrameBuilder, _narrow, row_bytes
@@ -157,12 +158,15 @@ def test_memory_per_row_is_the_sum_of_the_column_types(game, kit, shared):
     assert per_row * n * 10**6 < 300e6
 
 
-def test_a_rotated_frame_holds_each_seat_order_as_played_alone(game, kit, shared):
+def test_a_rotated_frame_holds_each_seat_order_as_played_alone(game, kit, shared, monkeypatch):
     spec = simcards.get_game(game)
     lineup = kit.lineups(game)[0][:2]
     if len(lineup) < spec.min_players or len(set(lineup)) < 2:
         lineup = kit.all_strategies(game)[:spec.min_players]
+    # the chunks' records handed to the frame 3 games at a time (the last of each chunk 1)
+    monkeypatch.setattr(simcards.runner, "RECORDS_SLICE", 3)
     frame = shared.simulate(game, lineup, 60, seed=7, rotate=True, start=11, threads=2, chunk_size=7)
+    monkeypatch.undo()
     plain = shared.simulate(game, lineup, 30, seed=7, start=11)
     assert list(frame.columns) == ["order"] + list(plain.columns)
     assert frame["order"].dtype == np.int8
