@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -115,10 +116,19 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def command_help(doc: str | None) -> tuple[str, str]:
+    """A command's help with each paragraph of its docstring on one line, and the first
+    paragraph (its line in ``simcards --help``). typer keeps a docstring's line breaks, so an
+    80-column terminal showed them as ragged lines; rich wraps a paragraph to any width."""
+    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(doc or "").split("\n\n")]
+    return "\n\n".join(paragraphs), paragraphs[0]
+
+
 def command(name: str):
     """Register a command whose bad input ends in one line on stderr and exit code 2,
     and whose waits for a compiling kernel are shown on a terminal."""
     def wrap(func):
+        text, first = command_help(func.__doc__)
         @functools.wraps(func)
         def run(*args, **kwargs):
             from simcards.waits import kernel_notes
@@ -127,7 +137,7 @@ def command(name: str):
                     return func(*args, **kwargs)
             except (SimcardsError, IllegalMoveError) as exc:
                 fail(str(exc))
-        return app.command(name)(run)
+        return app.command(name, help=text, short_help=first)(run)
     return wrap
 
 
@@ -360,15 +370,17 @@ def bench_cmd(
              "time it and this code side by side, in turns, instead of the usual rows.")] = None,
     rounds: Annotated[int, typer.Option(help="With --against: timings of each version, alternated.")] = 3,
 ) -> None:
-    """Games per second and ns per turn of whole runs (frame included) on one core and all cores,
-    and of the kernel alone (records, no frame) on one core, both against the previous release;
-    the reference engine for information.
+    """Games per second and ns per turn, on one core and all cores, against the previous release.
+
+    Whole runs (frame included) on one core and all cores, and the kernel alone (records, no
+    frame) on one core, both against the previous release; the reference engine for information.
     Each game's default line-up (high_first, greedy, random, low_attack in every seat) also times
     a tight C program playing the same games, built here with the system C compiler: issue 13's
     target for Five Alive is simulate on one core at most 1.5x its CPU time per turn; for the
-    other games the C is information. With --against, this
-    code and another checkout are timed side by side instead (simulate, one core, CPU time):
-    the machine's drift then cancels out."""
+    other games the C is information. With --against, this code and another checkout are timed
+    side by side instead, alternated, one fresh process each (one core, CPU time: simulate, simulate
+    again into warm memory, the kernel alone, and the kernel into warm memory): the machine's drift
+    then cancels out."""
     from simcards.bench import bench
     from simcards.bench_release import MACHINE, RELEASE
     from simcards.registry import get_game

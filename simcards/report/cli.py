@@ -34,7 +34,9 @@ def register(command) -> None:
                             "wrote there are removed.")] = False,
     ) -> None:
         """Run an experiment and write its report: index.html, report.md, plots, results.parquet,
-        config.json, summary.json. With --compare A B, compare two reports instead."""
+        config.json, summary.json.
+
+        With --compare A B, compare two reports instead."""
         from rich.console import Console
         if compare is not None:
             return _compare(*compare)

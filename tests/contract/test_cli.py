@@ -56,3 +56,15 @@ def test_replay_prints_a_checked_game(game, kit):
     result = _run("replay", game, "--seed", "3", "--strategies", ",".join(lineup))
     assert result.exit_code == 0, result.output
     assert "agrees with the fast engine" in result.output
+
+
+def test_every_command_help_is_reflowed_paragraphs():
+    """typer keeps a docstring's line breaks, which an 80-column terminal showed as ragged lines
+    in ``simcards --help``: every command's help has its paragraphs on one line each, and its
+    first paragraph is its line in the command list (simcards.cli.command_help)."""
+    for c in app.registered_commands:
+        assert c.short_help and "\n" not in c.short_help, c.name
+        assert c.help.startswith(c.short_help), c.name
+        assert all(para and "\n" not in para for para in c.help.split("\n\n")), c.name
+    listing = runner.invoke(app, ["--help"], env={"COLUMNS": "80"}).output
+    assert "parameters (a broken file is listed with its fault)." in listing
