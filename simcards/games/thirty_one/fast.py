@@ -26,7 +26,7 @@ into the kernel by LLVM, every rare or long step (a deal, a declaration, a
 showdown, a renewed middle, "Кручу") is a call; hands and the middle are sorted
 from bit masks (``_cards_of``) instead of by compares; seats are read with their
 range (``_cur``) and table indices unsigned, so numba adds no wrap-around code;
-shuffles then drew their numbers ahead (simcards.rng.shuffle_range_ahead). Then
+shuffles then drew their numbers ahead (since dropped: ``_deal`` says why). Then
 (issue 13; callgrind, kernel only, 2,000 games: 568 -> about 485 instructions and 2.33 -> 2.04
 mispredicted branches a turn in its simple predictor): the greedy strategy is
 inlined by LLVM too (strategies/thirty_one/__init__.py), and no branch hangs on
