@@ -143,3 +143,21 @@ def test_a_file_edited_or_removed_after_this_process_used_it_is_stale(tmp_path):
     path.unlink()
     with pytest.raises(StaleCodeError, match="rule.py changed"):
         sources.check_unchanged([path])
+
+
+def test_a_module_created_after_a_closure_is_followed_by_the_next(tmp_path, monkeypatch):
+    """``sources.closure`` looks each module up once per call, not once per process: a helper
+    a strategy starts importing, written after the last run in this process, counts at the next."""
+    import importlib
+    from simcards import sources
+    package = tmp_path / "closure_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "strategy.py").write_text("from closure_pkg import helper\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = lambda: {p.name for p in sources.closure(["closure_pkg.strategy"], [tmp_path])}
+    assert names() == {"__init__.py", "strategy.py"}
+    (package / "helper.py").write_text("from closure_pkg import deep\n")
+    (package / "deep.py").write_text("X = 1\n")
+    importlib.invalidate_caches()
+    assert names() == {"__init__.py", "strategy.py", "helper.py", "deep.py"}
