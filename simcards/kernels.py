@@ -9,8 +9,8 @@ Caching follows every edit: the module's file name carries a hash of every
 project source it reaches through imports, transitively (simcards.sources), so
 an edited rule, view, helper or strategy gives a new module name and numba
 compiles it afresh; nothing else is cached on disk (simcards.config). Old
-modules stay in the kernel folder until ``simcards cache --clear`` or a manual
-delete; they are never loaded again.
+modules stay in the kernel folder until ``simcards cache --clear``
+(simcards.cache_folder); they are never loaded again.
 
 The game loop below is the same for every game; a game's fast module provides
 what simcards.registry.FAST_FUNCTIONS lists.

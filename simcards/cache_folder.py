@@ -1,0 +1,122 @@
+"""What the kernel folder holds, and how to empty it (``simcards cache``).
+
+Everything simcards compiles or builds is kept in one folder (``simcards.config.kernel_dir``):
+the generated kernel modules with numba's cache of their machine code, the modules that build
+strategies' tables, the built tables and the C yardsticks of ``simcards bench``. Each name
+carries a hash of the sources it was made from (simcards.sources), so an edit never loads old
+code: it writes new files beside the old ones. Nothing old is ever loaded again, and nothing
+removes it either; a designer editing rules for a day leaves hundreds of megabytes behind.
+
+Clearing removes only files with the names simcards gives them, so a ``SIMCARDS_KERNEL_DIR``
+pointed at a folder that holds anything else keeps it. A kernel or table another process is
+building right now (its file lock held) is skipped and reported, never pulled from under it.
+Processes that have loaded a kernel keep it in memory; the next run of each line-up compiles
+again, and says so (simcards.kernel_waits).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from simcards.config import kernel_dir
+from simcards.errors import SimcardsError
+from simcards.link_only import KERNEL_MODULE_PREFIX
+
+#: The kinds of item in the folder: (label, sub-folder, the name they give their files, up to the
+#: first dot). The names are simcards.kernels' (KERNEL_MODULE_PREFIX), simcards.tables' (table
+#: builders; tables, in their sub-folder) and simcards.yardstick's, each ending in its 16-digit hash.
+KINDS = (
+    ("kernels", "", re.compile(rf"{KERNEL_MODULE_PREFIX}\w+_[0-9a-f]{{16}}")),
+    ("table builders", "", re.compile(r"_simcards_table_\w+_[0-9a-f]{16}")),
+    ("tables", "tables", re.compile(r"\w+-\w+-[0-9a-f]{16}")),
+    ("C yardsticks", "", re.compile(r"yardstick_\w+_[0-9a-f]{16}")),
+)
+#: numba's cache of a module's functions and Python's bytecode of it, named after the module
+PYCACHE = "__pycache__"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One kernel, table builder, table or yardstick: every file that belongs to it."""
+
+    kind: str
+    name: str
+    files: tuple[Path, ...]
+
+    @property
+    def size(self) -> int:
+        total = 0
+        for f in self.files:
+            with contextlib.suppress(OSError):       # removed meanwhile by another process
+                total += f.stat().st_size
+        return total
+
+    @property
+    def lock(self) -> Path | None:
+        """The file lock its builder holds while it writes it (yardsticks have none)."""
+        return next((f for f in self.files if f.name.endswith(".lock")), None)
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """What ``clear`` removed, and what it left because another process was building it."""
+
+    removed: int
+    freed: int
+    busy: tuple[str, ...]
+
+
+def items(folder: Path | None = None) -> list[Item]:
+    """Everything simcards made in the kernel folder, grouped by item, in name order.
+
+    An item's files share the part of their names before the first dot: the generated
+    ``<module>.py``, its ``.lock``, and in ``__pycache__`` numba's ``<module>.<function>-<line>.*``
+    and Python's ``<module>.cpython-*.pyc``; a table's ``.npy`` and its lock."""
+    folder = kernel_dir() if folder is None else Path(folder)
+    groups: dict[tuple[str, str], list[Path]] = defaultdict(list)
+    for kind, sub, pattern in KINDS:
+        places = [folder / sub] if sub else [folder, folder / PYCACHE]
+        for place in places:
+            if not place.is_dir():
+                continue
+            for f in place.iterdir():
+                # (a dot file is another process's work in progress: it matches no name)
+                name = f.name.split(".", 1)[0]
+                if pattern.fullmatch(name) and f.is_file():
+                    groups[(kind, name)].append(f)
+    order = [k for k, _, _ in KINDS]
+    keys = sorted(groups, key=lambda key: (order.index(key[0]), key[1]))
+    return [Item(kind, name, tuple(sorted(groups[(kind, name)]))) for kind, name in keys]
+
+
+def clear(folder: Path | None = None) -> Cleared:
+    """Remove every item of ``items(folder)`` that no other process is building now."""
+    removed, freed, busy = 0, 0, []
+    for item in items(folder):
+        lock = item.lock
+        guard = FileLock(str(lock), timeout=0) if lock is not None else contextlib.nullcontext()
+        try:
+            with guard:
+                size = item.size
+                # the lock file last, while held: a process that starts building the item now
+                # waits for it, then finds nothing and builds afresh
+                for f in sorted(item.files, key=lambda f: f == lock):
+                    try:
+                        os.unlink(f)
+                    except FileNotFoundError:
+                        pass                        # removed meanwhile by another process
+                    except OSError as exc:
+                        raise SimcardsError(f"cannot remove {f}: {exc.strerror} ({removed:,} items "
+                                            "removed before it)") from None
+        except Timeout:
+            busy.append(item.name)
+            continue
+        removed += 1
+        freed += size
+    return Cleared(removed, freed, tuple(busy))
