@@ -100,14 +100,20 @@ def _raisers() -> np.ndarray:
     """For every value v of a hand (0..33) and pair of cards (b, c) (index v * N_CARDS**2 +
     b * N_CARDS + c, either order): the cards x whose hand {x, b, c} is worth more than v, as a
     bit mask."""
-    values = _VALUES.reshape(N_CARDS, N_CARDS, N_CARDS).astype(np.int64)    # [x, b, c]
-    cards = np.arange(N_CARDS)
-    x, b, c = cards[:, None, None], cards[None, :, None], cards[None, None, :]
+    x, b, c = np.indices((N_CARDS,) * 3).reshape(3, -1)
     distinct = (x != b) & (x != c) & (b != c)
-    v = np.arange(_MAX_VALUE + 1)[:, None, None, None]
-    raises = distinct & (values > v)                                         # [v, x, b, c]
-    bits = np.int64(1) << x                    # distinct bits: their sum is their union
-    return (raises * bits).sum(axis=1).reshape(-1)
+    x, b, c = x[distinct], b[distinct], c[distinct]
+    value = _VALUES.astype(np.int64)[(x * N_CARDS + b) * N_CARDS + c]
+    # each pair's cards x bucketed by the value of {x, b, c}, then summed over the values above v.
+    # A pair's x are distinct bits, so a sum is their union; float64 holds such sums exactly (all
+    # below 2**36). (Broadcast over [v, x, b, c] instead, the same table took 28 ms of every
+    # Thirty-One process's start.)
+    levels = _MAX_VALUE + 1
+    by_value = np.bincount((value * N_CARDS + b) * N_CARDS + c, weights=np.ldexp(1.0, x),
+                           minlength=levels * N_CARDS ** 2).astype(np.int64).reshape(levels, -1)
+    above = np.zeros_like(by_value)
+    above[:-1] = by_value[::-1].cumsum(axis=0)[::-1][1:]
+    return above.reshape(-1)
 
 
 _MAX_VALUE = int(_VALUES.max())               # 33, three aces (a 32 is worth 0)
@@ -143,16 +149,17 @@ def _third_cards() -> tuple[np.ndarray, np.ndarray]:
     those that make a hand holding no combination (``_PLAIN``), and, for each threshold v, those
     of them whose hand's showdown value is below v, a 32 counting below all (``_BELOW[v]``;
     a threshold past the last row reads the last, one below 0 row 0)."""
-    cards = np.arange(N_CARDS)
-    a, b, c = cards[:, None, None], cards[None, :, None], cards[None, None, :]
-    codes = SCORE_TABLE.reshape(N_CARDS, N_CARDS, N_CARDS).astype(np.int64)
+    a, b, c = np.indices((N_CARDS,) * 3).reshape(3, -1)
+    codes = SCORE_TABLE.astype(np.int64)
     plain = (a < b) & (b < c) & (codes < 64)
-    score = codes & 63
-    v = np.arange(_THRESHOLDS)[:, None, None, None]
-    below = plain & ((score == 32) | (score < v))
-    bits = np.int64(1) << c                    # distinct bits: their sum is their union
-    return ((plain * bits).sum(axis=2).reshape(-1),
-            (below * bits).sum(axis=3).reshape(_THRESHOLDS, -1))
+    a, b, c, score = a[plain], b[plain], c[plain], codes[plain] & 63
+    # bucketed by level (0 for a 32, else the score + 1): below v is a level up to v. Sums of
+    # distinct bits, exact in float64, as in _raisers.
+    level = np.where(score == 32, 0, score + 1)
+    by_level = np.bincount((level * N_CARDS + a) * N_CARDS + b, weights=np.ldexp(1.0, c),
+                           minlength=_THRESHOLDS * N_CARDS ** 2).astype(np.int64)
+    by_level = by_level.reshape(_THRESHOLDS, -1)
+    return by_level.sum(axis=0), by_level.cumsum(axis=0)
 
 
 _PLAIN, _BELOW = _third_cards()

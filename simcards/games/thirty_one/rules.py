@@ -10,7 +10,7 @@ holds its answer for every ordered triple of distinct cards.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 
 import numpy as np
 
@@ -111,12 +111,12 @@ def showdown_value(points_: int) -> int:
 
 def _score_table() -> np.ndarray:
     """score + 64 * combination for every ordered triple: index (a * 36 + b) * 36 + c."""
+    hands = list(combinations(range(N_CARDS), 3))
+    codes = np.array([s + 64 * combo for s, combo in (score(*hand) for hand in hands)], np.uint8)
     table = np.zeros(N_CARDS ** 3, np.uint8)
-    for hand in combinations(range(N_CARDS), 3):
-        s, combo = score(*hand)
-        a, b, c = hand
-        for x, y, z in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
-            table[(x * N_CARDS + y) * N_CARDS + z] = s + 64 * combo
+    for order in permutations(range(3)):                 # every order of each hand's cards
+        a, b, c = np.array(hands)[:, order].T
+        table[(a * N_CARDS + b) * N_CARDS + c] = codes
     return table
 
 
