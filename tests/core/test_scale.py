@@ -27,6 +27,22 @@ def test_threads_and_chunks_give_the_same_frame(reference_frame):
         pd.testing.assert_frame_equal(execute(run, ThreadBackend(threads)), reference_frame)
 
 
+def test_a_run_validates_its_strategies_once_and_its_chunks_reuse_it(reference_frame, monkeypatch):
+    """``RunSpec.create`` prepares the batch (every check and strategy file) and the chunks play
+    that batch; a run spec made elsewhere (a Dask worker's, a resumed run's) prepares its own."""
+    import simcards.runner as runner
+    calls = []
+    real = runner.prepare
+    monkeypatch.setattr(runner, "prepare", lambda *a, **k: calls.append(a) or real(*a, **k))
+    frame = simcards.simulate("five-alive", LINEUP, 6_000, seed=21, threads=2, chunk_size=1_000)
+    assert len(calls) == 1
+    pd.testing.assert_frame_equal(frame, reference_frame)
+    elsewhere = RunSpec.from_json(RunSpec.create("five-alive", LINEUP, 500, seed=22).to_json())
+    runner._BATCHES.clear()
+    execute(elsewhere, ThreadBackend(1))
+    assert len(calls) == 3
+
+
 def test_local_dask_cluster_gives_the_same_frame(reference_frame, tmp_path, monkeypatch):
     # the second test of this module kills one worker on its first try of chunk 3
     monkeypatch.setenv("SIMCARDS_CRASH_ONCE", f"{tmp_path}:3")
