@@ -79,6 +79,9 @@ def items(folder: Path | None = None) -> list[Item]:
     ``<module>.py``, its ``.lock``, and in ``__pycache__`` numba's ``<module>.<function>-<line>.*``
     and Python's ``<module>.cpython-*.pyc``; a table's ``.npy`` and its lock."""
     folder = kernel_dir() if folder is None else Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise SimcardsError(f"bad kernel folder {str(folder)!r}: a file is there; expected a folder "
+                            "($SIMCARDS_KERNEL_DIR)")
     groups: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for kind, sub, pattern in KINDS:
         places = [folder / sub] if sub else [folder, folder / PYCACHE]

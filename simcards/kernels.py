@@ -32,7 +32,7 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.config import kernel_dir
+from simcards.config import made_kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
 from simcards.link_only import KERNEL_MODULE_PREFIX
 from simcards.registry import GameSpec
@@ -379,8 +379,7 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]
         return _loaded[modname]
-    folder = kernel_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = made_kernel_dir()
     # One process compiles a kernel, the others wait and load it from numba's cache: without
     # the lock, processes started together (test workers, Dask workers on one machine, two
     # terminals) each compile the same kernel, at full cost.

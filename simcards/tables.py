@@ -51,7 +51,7 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.config import kernel_dir
+from simcards.config import kernel_dir, made_kernel_dir
 from simcards.events import emit
 from simcards.kernels import write_source
 from simcards.params import TableRequest
@@ -94,8 +94,7 @@ def load_or_build(spec, info, n_players: int, game_params: np.ndarray,
     key = table_key(spec, info, n_players, game_params, request)
     if key in _memory:
         return _memory[key]
-    folder = table_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = made_kernel_dir(table_dir())
     path = folder / f"{spec.module_name}-{info.name}-{key}.npy"
     with FileLock(str(path) + ".lock"):   # one process builds, the others wait and load it
         if not path.exists():
@@ -145,8 +144,7 @@ def compiled_entries(spec, info, entries) -> SimpleNamespace:
     h.update(text.encode())
     modname = f"_simcards_table_{spec.module_name}_{info.name}_{h.hexdigest()[:16]}"
     if modname not in sys.modules:
-        folder = kernel_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = made_kernel_dir()
         path = folder / f"{modname}.py"
         with FileLock(str(path) + ".lock"):
             write_source(path, text)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcards.config import kernel_dir
+from simcards.config import made_kernel_dir
 from simcards.errors import SimcardsError
 
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
@@ -157,8 +157,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     text = b"\0".join([source.read_bytes(), *(h.read_bytes() for h in HEADERS)])  # an edited header rebuilds too
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
-    folder = kernel_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = made_kernel_dir()
     target = folder / f"yardstick_{source.stem}_{key}"
     if target.exists():
         return target

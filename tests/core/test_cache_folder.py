@@ -1,6 +1,7 @@
 """``simcards cache``: what the kernel folder holds, and clearing only what simcards made there."""
 from __future__ import annotations
 
+import os
 import threading
 
 from filelock import FileLock
@@ -107,3 +108,21 @@ def test_a_file_that_cannot_be_removed_is_one_line_and_exit_2(tmp_path, monkeypa
     done = CliRunner().invoke(app, ["cache", "--clear"])
     assert done.exit_code == 2
     assert done.output.count("\n") == 1 and "cannot remove" in done.output and "Permission denied" in done.output
+
+
+def test_a_kernel_folder_that_cannot_be_one_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    """$SIMCARDS_KERNEL_DIR naming a file: a run (a fresh process, where no kernel is loaded yet)
+    and the cache command each say so in one line, exit 2, and leave the file as it was."""
+    import subprocess
+    import sys
+    bad = tmp_path / "a_file"
+    bad.write_text("mine")
+    env = dict(os.environ, SIMCARDS_KERNEL_DIR=str(bad / "kernels"))
+    done = subprocess.run([sys.executable, "-m", "simcards", "run", "five-alive", "--games", "5"],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and f"bad kernel folder '{bad / 'kernels'}'" in done.stderr
+    monkeypatch.setenv("SIMCARDS_KERNEL_DIR", str(bad))
+    shown = CliRunner().invoke(app, ["cache", "--clear"])
+    assert shown.exit_code == 2 and "a file is there" in shown.output and shown.output.count("\n") == 1
+    assert bad.read_text() == "mine"
