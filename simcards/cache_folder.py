@@ -1,17 +1,19 @@
-"""What the kernel folder holds, and how to empty it (``simcards cache``).
+"""The kernel folder: where it is, what simcards keeps there, and emptying it (``simcards cache``).
 
-Everything simcards compiles or builds is kept in one folder (``simcards.config.kernel_dir``):
-the generated kernel modules with numba's cache of their machine code, the modules that build
-strategies' tables, the built tables and the C yardsticks of ``simcards bench``. Each name
-carries a hash of the sources it was made from (simcards.sources), so an edit never loads old
-code: it writes new files beside the old ones. Nothing old is ever loaded again, and nothing
-removes it either; a designer editing rules for a day leaves hundreds of megabytes behind.
+Everything simcards compiles or builds is kept in one folder (``kernel_dir``): the generated
+kernel modules with numba's cache of their machine code, the modules that build strategies'
+tables, the built tables and the C yardsticks of ``simcards bench``. Each name carries a hash of
+the sources it was made from (simcards.sources), so an edit never loads old code: it writes new
+files beside the old ones. Nothing old is ever loaded again, and nothing removes it either; a
+designer editing rules for a day leaves hundreds of megabytes behind.
 
 Clearing removes only files with the names simcards gives them, so a ``SIMCARDS_KERNEL_DIR``
 pointed at a folder that holds anything else keeps it. A kernel or table another process is
 building right now (its file lock held) is skipped and reported, never pulled from under it.
 Processes that have loaded a kernel keep it in memory; the next run of each line-up compiles
 again, and says so (simcards.kernel_waits).
+
+This module imports neither numba nor the engines: ``simcards cache`` starts as fast as ``--help``.
 """
 from __future__ import annotations
 
@@ -24,21 +26,53 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from simcards.config import kernel_dir
 from simcards.errors import SimcardsError
-from simcards.link_only import KERNEL_MODULE_PREFIX
 
-#: The kinds of item in the folder: (label, sub-folder, the name they give their files, up to the
-#: first dot). The names are simcards.kernels' (KERNEL_MODULE_PREFIX), simcards.tables' (table
-#: builders; tables, in their sub-folder) and simcards.yardstick's, each ending in its 16-digit hash.
+#: What the names of simcards' items in the folder start with; each name ends in ``_`` and the
+#: 16 hex digits of its sources' hash. Generated kernel modules (simcards.kernels)...
+KERNEL_MODULE_PREFIX = "_simcards_kernel_"
+#: ...the modules that build strategies' tables (simcards.tables)...
+TABLE_MODULE_PREFIX = "_simcards_table_"
+#: ...and the C yardsticks (simcards.yardstick).
+YARDSTICK_PREFIX = "yardstick_"
+#: The sub-folder of built tables, ``<game_pkg>-<strategy>-<hash>.npy`` (simcards.tables).
+TABLES = "tables"
+#: The kinds of item: (label, sub-folder, the name of an item's files up to their first dot).
 KINDS = (
     ("kernels", "", re.compile(rf"{KERNEL_MODULE_PREFIX}\w+_[0-9a-f]{{16}}")),
-    ("table builders", "", re.compile(r"_simcards_table_\w+_[0-9a-f]{16}")),
-    ("tables", "tables", re.compile(r"\w+-\w+-[0-9a-f]{16}")),
-    ("C yardsticks", "", re.compile(r"yardstick_\w+_[0-9a-f]{16}")),
+    ("table builders", "", re.compile(rf"{TABLE_MODULE_PREFIX}\w+_[0-9a-f]{{16}}")),
+    ("tables", TABLES, re.compile(r"\w+-\w+-[0-9a-f]{16}")),
+    ("C yardsticks", "", re.compile(rf"{YARDSTICK_PREFIX}\w+_[0-9a-f]{{16}}")),
 )
 #: numba's cache of a module's functions and Python's bytecode of it, named after the module
 PYCACHE = "__pycache__"
+
+
+def kernel_dir() -> Path:
+    """Folder for generated kernel modules (one per game and strategy set).
+
+    ``SIMCARDS_KERNEL_DIR`` overrides it; Dask workers on other machines should
+    point it at a local folder (the modules are regenerated from the sources).
+    """
+    env = os.environ.get("SIMCARDS_KERNEL_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "simcards" / "kernels"
+
+
+def made_kernel_dir(folder: Path | None = None) -> Path:
+    """``kernel_dir()`` (or a folder in it), created if need be; a path that cannot be a folder
+    (a file is there, no right to create it) is the user's setting, said in one line."""
+    folder = kernel_dir() if folder is None else folder
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = "a file is there" if folder.is_file() else (exc.strerror or str(exc)).lower()
+        raise SimcardsError(f"bad kernel folder {str(folder)!r}: {why}; expected a folder simcards "
+                            "may write in ($SIMCARDS_KERNEL_DIR, else simcards/kernels in "
+                            "$XDG_CACHE_HOME or ~/.cache)") from None
+    return folder
 
 
 @dataclass(frozen=True)

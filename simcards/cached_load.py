@@ -22,7 +22,7 @@ from __future__ import annotations
 from numba.core import caching as _caching
 from numba.core.runtime import rtsys as _rtsys
 
-from simcards.link_only import KERNEL_MODULE_PREFIX
+from simcards.cache_folder import KERNEL_MODULE_PREFIX
 
 #: The modules of simcards' own cached functions: the package's, and the kernel modules
 #: simcards.kernels generates.

@@ -547,8 +547,7 @@ def cache_cmd(
     an item another process is building now is left alone. The folder is $SIMCARDS_KERNEL_DIR, else
     simcards/kernels in $XDG_CACHE_HOME or ~/.cache."""
     from simcards import cache_folder
-    from simcards.config import kernel_dir
-    folder = kernel_dir()
+    folder = cache_folder.kernel_dir()
     if clear:
         done = cache_folder.clear(folder)
         out.print(f"removed {done.removed:,} items ({_megabytes(done.freed)}) from {folder}",

@@ -45,12 +45,10 @@ lists every function compiled more than once.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 # (not ``from simcards import``: the kernel key follows what this file imports, and the whole
 # package's API is not the kernel's source; simcards.sources)
 from simcards.cached_load import install as _install_cached_load
-from simcards.errors import SimcardsError
 from simcards.inline_once import install as _install_inline_once
 from simcards.link_only import WRAPPERLESS as _WRAPPERLESS, install as _install_link_only
 
@@ -93,33 +91,6 @@ KERNEL_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, "cache": True}
 #: wrapper, so only ever linked (simcards.link_only), and not cached on their own (the entry
 #: points that link them are). Reference counting stays on: they allocate or call strategies that do.
 KERNEL_HELPER_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, **_WRAPPERLESS}
-
-
-def kernel_dir() -> Path:
-    """Folder for generated kernel modules (one per game and strategy set).
-
-    ``SIMCARDS_KERNEL_DIR`` overrides it; Dask workers on other machines should
-    point it at a local folder (the modules are regenerated from the sources).
-    """
-    env = os.environ.get("SIMCARDS_KERNEL_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "simcards" / "kernels"
-
-
-def made_kernel_dir(folder: Path | None = None) -> Path:
-    """``kernel_dir()`` (or a folder in it), created if need be; a path that cannot be a folder
-    (a file is there, no right to create it) is the user's setting, said in one line."""
-    folder = kernel_dir() if folder is None else folder
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        why = "a file is there" if folder.is_file() else (exc.strerror or str(exc)).lower()
-        raise SimcardsError(f"bad kernel folder {str(folder)!r}: {why}; expected a folder simcards "
-                            "may write in ($SIMCARDS_KERNEL_DIR, else simcards/kernels in "
-                            "$XDG_CACHE_HOME or ~/.cache)") from None
-    return folder
 
 
 #: Games per chunk handed to one thread; large enough to amortise the call,

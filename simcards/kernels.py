@@ -32,9 +32,8 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.config import made_kernel_dir
+from simcards.cache_folder import KERNEL_MODULE_PREFIX, made_kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
-from simcards.link_only import KERNEL_MODULE_PREFIX
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, compile_fault, decision_function, takes_params
 

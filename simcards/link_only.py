@@ -45,14 +45,14 @@ from numba import njit, types
 from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
 
+from simcards.cache_folder import KERNEL_MODULE_PREFIX
 from simcards.inline_once import compiling as _compiling
 
 #: Mangled-name prefixes of the functions this may leave unemitted (Itanium mangling: the
 #: length of the package name, then the name).
 OWN_PREFIXES = ("_ZN8simcards", "_ZN19simcards_strategies")
-#: What the names of the modules simcards.kernels generates start with...
-KERNEL_MODULE_PREFIX = "_simcards_kernel_"
-#: ...and their mangled form, whose length prefix varies with the name.
+#: The mangled form of the names of the modules simcards.kernels generates (their prefix:
+#: simcards.cache_folder), whose length prefix varies with the name.
 KERNEL_MODULE = re.compile(rf"_ZN\d+{KERNEL_MODULE_PREFIX}")
 #: What numba copies into a caller's module beside its functions: its reference-count helpers,
 #: its own library functions (array helpers, error messages), exception argument unwrappers and

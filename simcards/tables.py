@@ -51,7 +51,7 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.config import kernel_dir, made_kernel_dir
+from simcards.cache_folder import TABLE_MODULE_PREFIX, TABLES, kernel_dir, made_kernel_dir
 from simcards.events import emit
 from simcards.kernels import write_source
 from simcards.params import TableRequest
@@ -66,7 +66,7 @@ _memory: dict[str, np.ndarray] = {}
 
 def table_dir() -> Path:
     """Where built tables are kept: beside the generated kernels."""
-    return kernel_dir() / "tables"
+    return kernel_dir() / TABLES
 
 
 def dependencies(info) -> list[Path]:
@@ -142,7 +142,7 @@ def compiled_entries(spec, info, entries) -> SimpleNamespace:
                   f"    return _f{i}({args})", ""]
     text = "\n".join(lines)
     h.update(text.encode())
-    modname = f"_simcards_table_{spec.module_name}_{info.name}_{h.hexdigest()[:16]}"
+    modname = f"{TABLE_MODULE_PREFIX}{spec.module_name}_{info.name}_{h.hexdigest()[:16]}"
     if modname not in sys.modules:
         folder = made_kernel_dir()
         path = folder / f"{modname}.py"

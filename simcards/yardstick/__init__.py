@@ -16,7 +16,7 @@ tests to hold against the frame. It is written for speed, not to mirror the engi
 (bit masks, tables, everything inlined, nothing allocated per game); only the random sequence
 is the engine's.
 
-A binary is cached in the kernel folder (simcards.config.kernel_dir), its name keyed by a
+A binary is cached in the kernel folder (simcards.cache_folder.kernel_dir), its name keyed by a
 hash of the source, the headers the programs share (``yardstick.h``: the generator, the
 shuffle, the clock, the command line; ``yardstick_main.h``: the ``main`` that plays and prints
 the games, around each program's own ``play``), the compiler, its flags and the processor, written to a temporary name and
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcards.config import made_kernel_dir
+from simcards.cache_folder import YARDSTICK_PREFIX, made_kernel_dir
 from simcards.errors import SimcardsError
 
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
@@ -158,7 +158,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = made_kernel_dir()
-    target = folder / f"yardstick_{source.stem}_{key}"
+    target = folder / f"{YARDSTICK_PREFIX}{source.stem}_{key}"
     if target.exists():
         return target
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")

@@ -28,7 +28,7 @@ print(int(pd.util.hash_pandas_object(frame).sum()))
 # over every source it depends on) and whether numba holds machine code for that name.
 PROBE = """
 from simcards.batch import prepare
-from simcards.config import kernel_dir
+from simcards.cache_folder import kernel_dir
 from simcards.kernel_waits import is_cached
 from simcards.kernels import kernel_module_name
 b = prepare("five-alive", ["expert", "high_first"], 5)

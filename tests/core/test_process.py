@@ -52,6 +52,11 @@ FRESH_PROCESSES = {
          "from simcards import simulate",
          "print(callable(simulate), simcards.simulate is simulate, 'pandas' in sys.modules)"],
         ["False", "False", "True", "True", "True", "True"]),
+    "simcards cache reads and clears the kernel folder without numba": (
+        ["import sys, simcards.cache_folder as c",
+         "c.items(c.kernel_dir())",
+         "print('numba' in sys.modules, 'pandas' in sys.modules)"],
+        ["False", "False"]),
 }
 
 

@@ -184,7 +184,7 @@ def test_a_game_with_an_illegal_move_replays_up_to_it(tmp_path):
     assert data["decisions"][-1]["illegal"]
     # a replay compiles the replay loop alone, not the batch loop it does not play
     from simcards.batch import prepare
-    from simcards.config import kernel_dir
+    from simcards.cache_folder import kernel_dir
     from simcards.kernel_waits import is_cached
     from simcards.kernels import kernel_module_name
     batch = prepare("five-alive", ["high_first", "sevens"], 9, strategy_dirs=[root])
