@@ -48,6 +48,28 @@ KINDS = (
 PYCACHE = "__pycache__"
 
 
+# The names the makers give their items (``key``: 16 hex digits of the hash of their sources),
+# here beside the patterns that ``items`` knows them by.
+def kernel_module(game_pkg: str, key: str) -> str:
+    """A generated kernel module's name (simcards.kernels)."""
+    return f"{KERNEL_MODULE_PREFIX}{game_pkg}_{key}"
+
+
+def table_module(game_pkg: str, strategy: str, key: str) -> str:
+    """The name of the module that builds a strategy's table (simcards.tables)."""
+    return f"{TABLE_MODULE_PREFIX}{game_pkg}_{strategy}_{key}"
+
+
+def table_file(game_pkg: str, strategy: str, key: str) -> str:
+    """A built table's file name, in the TABLES sub-folder (simcards.tables)."""
+    return f"{game_pkg}-{strategy}-{key}.npy"
+
+
+def yardstick_program(source_stem: str, key: str) -> str:
+    """A C yardstick's program name (simcards.yardstick)."""
+    return f"{YARDSTICK_PREFIX}{source_stem}_{key}"
+
+
 def kernel_dir() -> Path:
     """Folder for generated kernel modules (one per game and strategy set).
 

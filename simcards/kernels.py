@@ -32,7 +32,7 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.cache_folder import KERNEL_MODULE_PREFIX, made_kernel_dir
+from simcards.cache_folder import kernel_module, made_kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
 from simcards.registry import GameSpec
 from simcards.strategy_registry import StrategyInfo, compile_fault, decision_function, takes_params
@@ -352,7 +352,7 @@ def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo],
                        deps: Sequence[Path] | None = None,
                        stamps: Sequence[sources.Stamp] | None = None) -> str:
     """The generated module's name: the game and the key of every source it depends on."""
-    return f"{KERNEL_MODULE_PREFIX}{spec.module_name}_{kernel_key(spec, infos, deps, stamps)}"
+    return kernel_module(spec.module_name, kernel_key(spec, infos, deps, stamps))
 
 
 def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = True,

@@ -51,7 +51,7 @@ import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.cache_folder import TABLE_MODULE_PREFIX, TABLES, kernel_dir, made_kernel_dir
+from simcards.cache_folder import TABLES, kernel_dir, made_kernel_dir, table_file, table_module
 from simcards.events import emit
 from simcards.kernels import write_source
 from simcards.params import TableRequest
@@ -95,7 +95,7 @@ def load_or_build(spec, info, n_players: int, game_params: np.ndarray,
     if key in _memory:
         return _memory[key]
     folder = made_kernel_dir(table_dir())
-    path = folder / f"{spec.module_name}-{info.name}-{key}.npy"
+    path = folder / table_file(spec.module_name, info.name, key)
     with FileLock(str(path) + ".lock"):   # one process builds, the others wait and load it
         if not path.exists():
             fields = {"game": spec.name, "strategy": info.name, "table": request.name,
@@ -142,7 +142,7 @@ def compiled_entries(spec, info, entries) -> SimpleNamespace:
                   f"    return _f{i}({args})", ""]
     text = "\n".join(lines)
     h.update(text.encode())
-    modname = f"{TABLE_MODULE_PREFIX}{spec.module_name}_{info.name}_{h.hexdigest()[:16]}"
+    modname = table_module(spec.module_name, info.name, h.hexdigest()[:16])
     if modname not in sys.modules:
         folder = made_kernel_dir()
         path = folder / f"{modname}.py"

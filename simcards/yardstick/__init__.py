@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcards.cache_folder import YARDSTICK_PREFIX, made_kernel_dir
+from simcards.cache_folder import made_kernel_dir, yardstick_program
 from simcards.errors import SimcardsError
 
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
@@ -158,7 +158,7 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = made_kernel_dir()
-    target = folder / f"{YARDSTICK_PREFIX}{source.stem}_{key}"
+    target = folder / yardstick_program(source.stem, key)
     if target.exists():
         return target
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")

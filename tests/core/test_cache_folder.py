@@ -126,3 +126,30 @@ def test_a_kernel_folder_that_cannot_be_one_is_one_line_and_exit_2(tmp_path, mon
     shown = CliRunner().invoke(app, ["cache", "--clear"])
     assert shown.exit_code == 2 and "a file is there" in shown.output and shown.output.count("\n") == 1
     assert bad.read_text() == "mine"
+
+
+def test_every_name_simcards_gives_is_found_as_its_kind(tmp_path):
+    """The names the kernels, tables and yardsticks are written under (a real kernel's among
+    them) are the names ``items`` knows, each under its own kind: a maker renamed without the
+    patterns would leave its files behind at every clear."""
+    import hashlib
+    from simcards.batch import prepare
+    from simcards.kernels import kernel_module_name
+    key = hashlib.sha256(b"sources").hexdigest()[:16]
+    batch = prepare("thirty-one", ["threshold_tuned", "greedy"])
+    named = {
+        "kernels": [kernel_module_name(batch.spec, batch.infos) + ".py",
+                    cache_folder.kernel_module("vzhukh", key) + ".lock"],
+        "table builders": [cache_folder.table_module("five_alive", "hold_actions", key) + ".py"],
+        "tables": [cache_folder.TABLES + "/" + cache_folder.table_file("bombs_away", "sniper_tuned", key)],
+        "C yardsticks": [cache_folder.yardstick_program("thirty_one", key)],
+    }
+    for names in named.values():
+        for name in names:
+            (tmp_path / name).parent.mkdir(exist_ok=True)
+            (tmp_path / name).write_text("x")
+    found = {}
+    for item in cache_folder.items(tmp_path):
+        found.setdefault(item.kind, []).extend(f.relative_to(tmp_path).as_posix() for f in item.files)
+    assert {kind: sorted(names) for kind, names in found.items()} == {
+        kind: sorted(names) for kind, names in named.items()}

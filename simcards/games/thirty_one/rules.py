@@ -113,9 +113,10 @@ def _score_table() -> np.ndarray:
     """score + 64 * combination for every ordered triple: index (a * 36 + b) * 36 + c."""
     hands = list(combinations(range(N_CARDS), 3))
     codes = np.array([s + 64 * combo for s, combo in (score(*hand) for hand in hands)], np.uint8)
+    cards = np.array(hands)
     table = np.zeros(N_CARDS ** 3, np.uint8)
     for order in permutations(range(3)):                 # every order of each hand's cards
-        a, b, c = np.array(hands)[:, order].T
+        a, b, c = cards[:, order].T
         table[(a * N_CARDS + b) * N_CARDS + c] = codes
     return table
 
