@@ -90,11 +90,16 @@ def made_kernel_dir(folder: Path | None = None) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        why = "a file is there" if folder.is_file() else (exc.strerror or str(exc)).lower()
-        raise SimcardsError(f"bad kernel folder {str(folder)!r}: {why}; expected a folder simcards "
-                            "may write in ($SIMCARDS_KERNEL_DIR, else simcards/kernels in "
-                            "$XDG_CACHE_HOME or ~/.cache)") from None
+        raise _bad_folder(folder, "a file is there" if folder.is_file()
+                          else (exc.strerror or str(exc)).lower()) from None
     return folder
+
+
+def _bad_folder(folder: Path, why: str) -> SimcardsError:
+    """The one line for a kernel folder that cannot be one: the user's setting, and what is wanted."""
+    return SimcardsError(f"bad kernel folder {str(folder)!r}: {why}; expected a folder simcards may "
+                         "write in ($SIMCARDS_KERNEL_DIR, else simcards/kernels in $XDG_CACHE_HOME "
+                         "or ~/.cache)")
 
 
 @dataclass(frozen=True)
@@ -136,8 +141,7 @@ def items(folder: Path | None = None) -> list[Item]:
     and Python's ``<module>.cpython-*.pyc``; a table's ``.npy`` and its lock."""
     folder = kernel_dir() if folder is None else Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise SimcardsError(f"bad kernel folder {str(folder)!r}: a file is there; expected a folder "
-                            "($SIMCARDS_KERNEL_DIR)")
+        raise _bad_folder(folder, "a file is there")
     groups: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for kind, sub, pattern in KINDS:
         places = [folder / sub] if sub else [folder, folder / PYCACHE]

@@ -96,6 +96,17 @@ def unseen(view, c):
     return (unseen_mask(view) >> c) & 1 != 0
 
 
+def _cards_by_level(level: np.ndarray, p: np.ndarray, q: np.ndarray, card: np.ndarray,
+                    levels: int) -> np.ndarray:
+    """[level, pair p * N_CARDS + q]: the bit mask of the cards ``card`` of each (level, p, q).
+
+    One ``bincount`` weighted by each card's bit: a pair's cards are distinct bits, so their sum
+    is their union, and float64 holds such sums exactly (all below 2**36)."""
+    sums = np.bincount((level * N_CARDS + p) * N_CARDS + q, weights=np.ldexp(1.0, card),
+                       minlength=levels * N_CARDS ** 2)
+    return sums.astype(np.int64).reshape(levels, -1)
+
+
 def _raisers() -> np.ndarray:
     """For every value v of a hand (0..33) and pair of cards (b, c) (index v * N_CARDS**2 +
     b * N_CARDS + c, either order): the cards x whose hand {x, b, c} is worth more than v, as a
@@ -104,13 +115,10 @@ def _raisers() -> np.ndarray:
     distinct = (x != b) & (x != c) & (b != c)
     x, b, c = x[distinct], b[distinct], c[distinct]
     value = _VALUES.astype(np.int64)[(x * N_CARDS + b) * N_CARDS + c]
-    # each pair's cards x bucketed by the value of {x, b, c}, then summed over the values above v.
-    # A pair's x are distinct bits, so a sum is their union; float64 holds such sums exactly (all
-    # below 2**36). (Broadcast over [v, x, b, c] instead, the same table took 28 ms of every
-    # Thirty-One process's start.)
-    levels = _MAX_VALUE + 1
-    by_value = np.bincount((value * N_CARDS + b) * N_CARDS + c, weights=np.ldexp(1.0, x),
-                           minlength=levels * N_CARDS ** 2).astype(np.int64).reshape(levels, -1)
+    # each pair's cards x bucketed by the value of {x, b, c}, then summed over the values above v
+    # (broadcast over [v, x, b, c] instead, the same table took 28 ms of every Thirty-One
+    # process's start)
+    by_value = _cards_by_level(value, b, c, x, _MAX_VALUE + 1)
     above = np.zeros_like(by_value)
     above[:-1] = by_value[::-1].cumsum(axis=0)[::-1][1:]
     return above.reshape(-1)
@@ -153,12 +161,8 @@ def _third_cards() -> tuple[np.ndarray, np.ndarray]:
     codes = SCORE_TABLE.astype(np.int64)
     plain = (a < b) & (b < c) & (codes < 64)
     a, b, c, score = a[plain], b[plain], c[plain], codes[plain] & 63
-    # bucketed by level (0 for a 32, else the score + 1): below v is a level up to v. Sums of
-    # distinct bits, exact in float64, as in _raisers.
-    level = np.where(score == 32, 0, score + 1)
-    by_level = np.bincount((level * N_CARDS + a) * N_CARDS + b, weights=np.ldexp(1.0, c),
-                           minlength=_THRESHOLDS * N_CARDS ** 2).astype(np.int64)
-    by_level = by_level.reshape(_THRESHOLDS, -1)
+    # bucketed by level (0 for a 32, else the score + 1): below v is a level up to v
+    by_level = _cards_by_level(np.where(score == 32, 0, score + 1), a, b, c, _THRESHOLDS)
     return by_level.sum(axis=0), by_level.cumsum(axis=0)
 
 
