@@ -3,8 +3,9 @@
 What is timed is what a user waits for: ``simcards.simulate`` (kernel and frame) on one core
 and on all cores, after a discarded warm-up, so that no compile or first load lands in a
 column. The kernel alone (records, no frame) is shown too, to tell the engine from the frame.
-The yardstick of both is the previous release's figures on the project's machine
-(simcards.bench_release: its simulate, and its kernel records, which its own bench timed); the
+The yardstick of both is the previous release's figures timed on this machine's processor
+(simcards.bench_release: its simulate, and its kernel records, which its own bench timed; on a
+processor it was never timed on, every processor's tries, and the result says so); the
 readable reference engine is timed for information only, since it is written to be read, not
 to be fast.
 
@@ -119,7 +120,9 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         ``c_ratio``, simulate's CPU ns per step on one core over the C's (None without a C
         row) and ``c_note`` (the compiler, or why there is no C row); the step ``unit``, and
         the load of the machine. ``c_kernel_ratio``: the kernel alone's over the C's;
-        ``c_target``: issue 13's bound on ``c_ratio`` for the game, or None."""
+        ``c_target``: issue 13's bound on ``c_ratio`` for the game, or None. ``previous``: the
+        release's tries compared with (``simcards.bench_release.Previous``: by row, the
+        processors they were timed on, and whether that is this machine's), or None."""
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     col = list(batch.spec.game_columns).index(batch.spec.step_column)
     t = time.perf_counter()
@@ -181,7 +184,7 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         row["cpu_ns_per_step"] = row["cpu_seconds"] / row["steps"] * 1e9
         # against the median of the release's tries, with the ratio to its fastest and slowest
         # try: its simulate swings from day to day with this machine's cost of fresh memory
-        tries = before.get(row["engine"]) if before else None
+        tries = before.tries.get(row["engine"]) if before else None
         row["vs_previous"] = statistics.median(tries) / row["cpu_ns_per_step"] if tries else None
         row["vs_previous_range"] = ((min(tries) / row["cpu_ns_per_step"], max(tries) / row["cpu_ns_per_step"])
                                     if tries else None)

@@ -15,8 +15,8 @@ from simcards.cli import app
 
 
 def test_bench_rows_compare_with_the_previous_release(monkeypatch):
-    monkeypatch.setitem(bench_release.TRIES, ("five-alive", "high_first", 4),
-                        {SIMULATE_1: (1e9, 3e9, 2e9), KERNEL_1: (1e-9,)})
+    monkeypatch.setattr(bench_release, "TRIES", {bench_release.processor(): {
+        ("five-alive", "high_first", 4): {SIMULATE_1: (1e9, 3e9, 2e9), KERNEL_1: (1e-9,)}}})
     result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
     rows = {r["engine"]: r for r in result["rows"]}
     assert [SIMULATE_1, KERNEL_1, REFERENCE] == [e for e in rows if e in (SIMULATE_1, KERNEL_1, REFERENCE)]
@@ -28,6 +28,7 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert rows[SIMULATE_1]["vs_previous"] == pytest.approx(2e9 / ours)
     assert rows[SIMULATE_1]["vs_previous_range"] == pytest.approx((1e9 / ours, 3e9 / ours))
     assert rows[REFERENCE]["vs_previous"] is None and result["unit"] == "turn"
+    assert result["previous"].here and result["previous"].processors == (bench_release.processor(),)
     assert result["steps_per_game"] == pytest.approx(rows[KERNEL_1]["steps"] / 300)
     # every game's decisions counted: a Five Alive turn is a decision unless it is a bust
     frame = simcards.simulate("five-alive", ["high_first"] * 4, 300, seed=0)
@@ -45,10 +46,31 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
 
 
 def test_every_saved_release_figure_names_a_row_bench_times():
-    """A figure saved under a label no row carries would never be compared (a renamed row)."""
-    for line_up, figures in bench_release.TRIES.items():
-        assert set(figures) <= {SIMULATE_1, KERNEL_1}, line_up
-        assert all(len(tries) >= 3 for tries in figures.values()), line_up
+    """A figure saved under a label no row carries would never be compared (a renamed row), and
+    a processor bench cannot name would print a key instead of where the tries were timed."""
+    assert set(bench_release.TRIES) <= set(bench_release.PROCESSORS)
+    for name, line_ups in bench_release.TRIES.items():
+        for line_up, figures in line_ups.items():
+            assert set(figures) <= {SIMULATE_1, KERNEL_1}, (name, line_up)
+            assert all(len(tries) >= 3 for tries in figures.values()), (name, line_up)
+
+
+def test_the_release_is_compared_on_this_processor_where_it_was_timed_here(monkeypatch):
+    """The same code is 1.5x the release's speed on one processor and 1.9x on another: a bench
+    takes the tries timed on its own processor, and pools every processor's only where it has
+    none, saying so."""
+    line_up = ("five-alive", "high_first", 4)
+    monkeypatch.setattr(bench_release, "TRIES", {
+        "cpu-a": {line_up: {SIMULATE_1: (10.0, 11.0, 12.0)}},
+        "cpu-b": {line_up: {SIMULATE_1: (20.0, 21.0, 22.0), KERNEL_1: (5.0, 6.0, 7.0)}}})
+    here = bench_release.previous(*line_up, here="cpu-b")
+    assert here == bench_release.Previous({SIMULATE_1: (20.0, 21.0, 22.0), KERNEL_1: (5.0, 6.0, 7.0)},
+                                          ("cpu-b",), True)
+    elsewhere = bench_release.previous(*line_up, here="cpu-c")
+    assert not elsewhere.here and elsewhere.processors == ("cpu-a", "cpu-b")
+    assert elsewhere.tries == {SIMULATE_1: (10.0, 11.0, 12.0, 20.0, 21.0, 22.0), KERNEL_1: (5.0, 6.0, 7.0)}
+    assert bench_release.previous("five-alive", "random", 4, here="cpu-b") is None
+    assert bench_release.previous(*line_up) is not None          # this machine's name, whatever it is
 
 
 def test_a_ratio_to_the_release_reads_the_same_way_round_as_its_range():
@@ -69,11 +91,32 @@ def test_bench_command_names_its_yardstick(monkeypatch):
     for label in (SIMULATE_1, KERNEL_1, TIGHT_C, REFERENCE):
         assert sum(line.startswith(f"│ {label} ") for line in lines) == 1, (label, out.output)
     text = " ".join(out.output.split())
-    assert "previous release 0.1.0 (commit 963dcb8), CPU ns per turn (the median of its 10 tries" in text
+    tries = bench_release.previous("five-alive", "high_first", 4)
+    count = max(map(len, tries.tries.values()))
+    assert f"previous release 0.1.0 (commit 963dcb8), CPU ns per turn (the median of its {count} tries" in text
     assert re.search(rf"{SIMULATE_1} \d+\.\d\dx (faster|slower) \(range \d+\.\d\d-\d+\.\d\d\); "
                      rf"{KERNEL_1} \d+\.\d\dx", text), text
     assert "x the C per turn (target 1.5x), kernel only, 1 core" in text
     assert re.search(r"of CPU per decision", text) and "e-0" not in text     # no exponent notation
+
+
+@pytest.mark.parametrize("here", ["rocketlake", "no-such-cpu"])
+def test_bench_names_where_the_release_was_timed(monkeypatch, here):
+    """On a processor the release was timed on, bench says so; on another, that its ratio
+    compares machines as well as code, and what times both here."""
+    monkeypatch.setattr(bench_release, "processor", lambda: here)
+    monkeypatch.setattr("simcards.bench.c_yardstick", lambda *args: (None, "no C"))   # not tested here
+    monkeypatch.setattr("simcards.bench.fresh_start_seconds", lambda game, strategies: 0.0)
+    out = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--reference-games", "2"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    if here == "rocketlake":
+        assert "tries on this processor, rocketlake: an Intel Xeon" in text, text
+        assert "compares machines" not in text
+    else:
+        assert ("none on this processor, no-such-cpu, so the ratio compares machines as well as code: "
+                "`simcards bench five-alive --against` a checkout of the release times both here") in text, text
+        assert all(bench_release.PROCESSORS[p] in text for p in bench_release.TRIES), text
 
 
 def test_bench_without_a_c_compiler_says_so(monkeypatch):
