@@ -20,9 +20,9 @@ RELEASE = "0.1.0 (commit 963dcb8)"
 #: compiles for it (``processor()``); the first machine's name was not recorded, so its key
 #: matches no processor and its tries count only where no processor has any.
 PROCESSORS: dict[str, str] = {
-    "znver5": "an AMD EPYC (Zen 5, AVX-512), 2026-12-03",
-    "rocketlake": "an Intel Xeon at 2.6 GHz, 2026-12-03",
-    "epyc-avx2": "an AMD EPYC with AVX2 and no AVX-512 (numba's name for it not recorded), 2026-12-02",
+    "znver5": "a Zen 5 AMD EPYC (2026-12-03)",
+    "rocketlake": "an Intel Xeon at 2.6 GHz (2026-12-03)",
+    "epyc-avx2": "an earlier AMD EPYC with AVX2, its name not recorded (2026-12-02)",
 }
 
 #: processor -> (game, strategy, players) -> {row of simcards.bench: CPU ns per step of each try}:

@@ -431,7 +431,9 @@ def _where_timed(before, game: str) -> str:
     from simcards.bench_release import PROCESSORS, processor
     if before.here:
         return f"on this processor, {before.processors[0]}: {PROCESSORS[before.processors[0]]}"
-    return (f"on {' and '.join(PROCESSORS[p] for p in before.processors)}; none on this processor, "
+    where = [PROCESSORS[p] for p in before.processors]
+    where = ", ".join(where[:-1]) + " and " + where[-1] if len(where) > 1 else where[0]
+    return (f"on {where}; none on this processor, "
             f"{processor()}, so the ratio compares machines as well as code: `simcards bench {game} "
             "--against` a checkout of the release times both here")
 
