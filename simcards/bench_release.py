@@ -7,9 +7,9 @@ this code's differs from one processor to the next (Thirty-One's simulate, media
 2.9x slower than this code on a Zen 5 EPYC, 1.7x on an Intel Xeon, where their kernels stay
 about 1.5x apart on both: the release's int64 frame pays each machine's cost of touching fresh
 memory seven times over), so the tries are kept by processor, and ``simcards bench`` compares
-with the tries timed on its own processor where there are any, and says so where there are none. To add
-a processor: ``python experiments/release_tries.py ../release`` on it (a ``git worktree add`` of
-the release's commit) and its output under the name it prints.
+with the tries timed on its own processor where there are any, and says so where there are
+none. To add a processor: ``python experiments/release_tries.py ../release`` on it (a ``git
+worktree add`` of the release's commit), and its output under the name it prints.
 """
 from __future__ import annotations
 
