@@ -56,6 +56,8 @@ TIGHT_C = "tight C, 1 core"
 #: Games whose decisions are counted (a replay of each), for decisions per second.
 DECISION_SAMPLE = 1000
 KERNEL_1 = "kernel only, 1 core"
+#: Timed passes of each fast row by default: the median of three is steady to a few per cent.
+REPEAT = 3
 REFERENCE = "reference (info only)"
 
 
@@ -102,9 +104,27 @@ def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence
              "steps": c.steps}, f"C built with {yardstick.compiler()} {' '.join(yardstick.FLAGS)}")
 
 
+def _median_pass(passes: list[dict]) -> dict:
+    """The pass of median CPU time (the lower of the two middle ones for an even count), with
+    ``passes`` and the CPU ns per step of the fastest and slowest (``cpu_ns_per_step_range``):
+    a row's wall and CPU seconds then come from one and the same pass."""
+    ordered = sorted(passes, key=lambda row: row["cpu_seconds"])
+    row = dict(ordered[(len(ordered) - 1) // 2])
+    row["passes"] = len(ordered)
+    row["cpu_ns_per_step_range"] = tuple(r["cpu_seconds"] / r["steps"] * 1e9 for r in (ordered[0], ordered[-1]))
+    return row
+
+
 def bench(game: str, games: int = 200_000, reference_games: int = 200, players: int = 4,
-          strategy: str = "", seed: int = 0, strategy_dirs: Sequence[str] = ()) -> dict:
+          strategy: str = "", seed: int = 0, strategy_dirs: Sequence[str] = (), repeat: int = REPEAT,
+          progress: Callable[[int, int], None] | None = None) -> dict:
     """Time ``games`` games of ``strategy`` in every seat; one row per way of playing them.
+
+    Each fast row (simulate on one core and on all cores, the kernel alone, the tight C) is
+    timed ``repeat`` times, the rows interleaved pass by pass so that the machine's drift falls
+    on all of them, and shows its pass of median CPU time: one pass of 200,000 games moves by a
+    tenth or more from the next on this project's machines. The reference engine, information
+    only, is timed once. ``progress(done, repeat)`` is called after each pass.
 
     Also counts the decisions of the first games (``decisions_per_game``), for decisions per
     second and CPU milliseconds per decision on one core, a search player's measure.
@@ -113,7 +133,8 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     -------
     dict
         ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
-        cpu_ns_per_step; ``vs_previous``: the median of the previous release's tries, CPU ns per
+        cpu_ns_per_step, of the median pass; ``passes`` and ``cpu_ns_per_step_range``, the
+        fastest and slowest pass's, for the fast rows; ``vs_previous``: the median of the previous release's tries, CPU ns per
         step, over this one's, where the release has tries, and ``vs_previous_range``: the same
         ratio for its fastest and slowest try), the tight C row among them where the line-up
         has one (``TIGHT_C``: it plays the same games, so it counts the same steps);
@@ -123,6 +144,8 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         ``c_target``: issue 13's bound on ``c_ratio`` for the game, or None. ``previous``: the
         release's tries compared with (``simcards.bench_release.Previous``: by row, the
         processors they were timed on, and whether that is this machine's), or None."""
+    if repeat < 1:
+        raise SimcardsError(f"--repeat {repeat}: give 1 or more timed passes")
     batch = prepare(game, [strategy] * players, seed, strategy_dirs=strategy_dirs)
     col = list(batch.spec.game_columns).index(batch.spec.step_column)
     t = time.perf_counter()
@@ -145,13 +168,30 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     # row, timed first, slower than simulate's, frame and all (bench_against times the kernel
     # after simulate, and the release's figures were timed that way)
     run_records(batch, games, threads=1)
-    (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=1))
-    steps = int(game_out[:, col].sum())        # the same games in every fast row
-    kernel_row = {"engine": KERNEL_1, "games": games, "seconds": wall, "cpu_seconds": cpu, "steps": steps}
-    rows = []
-    for label, threads in ((SIMULATE_1, 1), (f"simulate, {default_threads()} cores", default_threads())):
-        _, wall, cpu = _timed(lambda: simulate(threads, games))
-        rows.append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu, "steps": steps})
+    simulates = ((SIMULATE_1, 1), (f"simulate, {default_threads()} cores", default_threads()))
+    passes: dict[str, list[dict]] = {label: [] for label, _ in simulates}
+    passes[KERNEL_1] = []
+    c_passes: list[dict] = []
+    c_note = ""
+    for _ in range(repeat):
+        (_, game_out), wall, cpu = _timed(lambda: run_records(batch, games, threads=1))
+        steps = int(game_out[:, col].sum())        # the same games in every fast row
+        del game_out
+        passes[KERNEL_1].append({"engine": KERNEL_1, "games": games, "seconds": wall, "cpu_seconds": cpu,
+                                 "steps": steps})
+        for label, threads in simulates:
+            _, wall, cpu = _timed(lambda: simulate(threads, games))
+            passes[label].append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu,
+                                  "steps": steps})
+        if not c_note or c_passes:                  # (no C yardstick for this line-up: said once)
+            c_row, c_note = c_yardstick(game, batch.strategies, [batch.infos[sid].module for sid in batch.sids],
+                                        games, seed)
+            if c_row is not None:
+                c_passes.append(c_row)
+        if progress:
+            progress(len(passes[KERNEL_1]), repeat)
+    rows = [_median_pass(passes[label]) for label, _ in simulates]
+    kernel_row = _median_pass(passes[KERNEL_1])
     rows.append(kernel_row)
     steps = 0
 
@@ -164,7 +204,7 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     _, wall, cpu = _timed(reference)
     rows.append({"engine": REFERENCE, "games": reference_games, "seconds": wall,
                  "cpu_seconds": cpu, "steps": steps})
-    c_row, c_note = c_yardstick(game, batch.strategies, [batch.infos[sid].module for sid in batch.sids], games, seed)
+    c_row = _median_pass(c_passes) if c_passes else None
     if c_row is not None:
         rows.insert(len(rows) - 1, c_row)       # before the reference engine, the information row
         if c_row["steps"] != kernel_row["steps"]:   # the same games count the same turns

@@ -98,6 +98,8 @@ print(json.dumps({"simcards": simcards.__file__, "cpu_seconds": cpu, "steps": st
 #: (``run_records``); the kernel into warm memory.
 MEASURES = ("", "again_", "kernel_", "warm_")
 THIS = "this code"
+#: Timings of each version by default.
+ROUNDS = 3
 
 
 def checkout(folder: Path) -> Path:
@@ -145,7 +147,7 @@ def time_once(folder: Path | None, shim: Path, game: str, strategies: Sequence[s
 
 
 def side_by_side(game: str, strategies: Sequence[str], games: int, seed: int, column: str,
-                 against: Path, rounds: int = 3,
+                 against: Path, rounds: int = ROUNDS,
                  progress: Callable[[int, int], None] | None = None) -> dict:
     """Time this code and the checkout ``against`` in turns, ``rounds`` times each.
 

@@ -368,12 +368,17 @@ def bench_cmd(
     against: Annotated[Optional[Path], typer.Option(
         help="A checkout of another simcards version (e.g. `git worktree add ../release v0.1.0`): "
              "time it and this code side by side, in turns, instead of the usual rows.")] = None,
-    rounds: Annotated[int, typer.Option(help="With --against: timings of each version, alternated.")] = 3,
+    rounds: Annotated[Optional[int], typer.Option(
+        help="With --against: timings of each version, alternated (default 3).")] = None,
+    repeat: Annotated[Optional[int], typer.Option(
+        help="Timed passes of each fast row, interleaved; the table shows each row's median pass "
+             "(default 3; not with --against).")] = None,
 ) -> None:
     """Games per second and ns per turn, on one core and all cores, against the previous release.
 
     Whole runs (frame included) on one core and all cores, and the kernel alone (records, no
     frame) on one core, both against the previous release; the reference engine for information.
+    Each of these rows is timed --repeat times, interleaved, and shows its median pass.
     Each game's default line-up (high_first, greedy, random, low_attack in every seat) also times
     a tight C program playing the same games, built here with the system C compiler: issue 13's
     target for Five Alive is simulate on one core at most 1.5x its CPU time per turn; for the
@@ -381,15 +386,28 @@ def bench_cmd(
     side by side instead, alternated, one fresh process each (one core, CPU time: simulate, simulate
     again into warm memory, the kernel alone, and the kernel into warm memory): the machine's drift
     then cancels out."""
-    from simcards.bench import bench
+    from simcards.bench import REPEAT, bench
+    from simcards.bench_against import ROUNDS
     from simcards.bench_release import RELEASE
     from simcards.registry import get_game
     spec = get_game(game)
+    # each option belongs to one of the two measures: never taken and then ignored
+    if against is not None and repeat is not None:
+        raise SimcardsError(f"--repeat {repeat} sets the passes of the usual rows: with --against, "
+                            "--rounds sets the timings of each version")
+    if against is None and rounds is not None:
+        raise SimcardsError(f"--rounds {rounds} goes with --against: without it, --repeat sets the "
+                            "timed passes of each row")
     if against is not None:
-        _bench_against(spec, game, games, players, strategy or spec.bench_strategy, seed, against, rounds)
+        _bench_against(spec, game, games, players, strategy or spec.bench_strategy, seed, against,
+                       ROUNDS if rounds is None else rounds)
         return
-    result = bench(game, games=games, reference_games=reference_games, players=players,
-                   strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or ())
+    repeat = REPEAT if repeat is None else repeat
+    from simcards.waits import progress_bar
+    with progress_bar(err, repeat) as bar:
+        result = bench(game, games=games, reference_games=reference_games, players=players,
+                       strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or (),
+                       repeat=repeat, progress=lambda done, total: bar.update(done, total, "timed passes"))
     unit = result["unit"]
     # Five narrow columns, so that the table fits an 80-column console unwrapped; the
     # release's ratios, with their ranges, read better as a sentence under it.
@@ -398,6 +416,11 @@ def bench_cmd(
         table.add_row(row["engine"], f"{row['games']:,}", f"{row['games_per_s']:,.0f}",
                       f"{row['ns_per_step']:,.1f}", f"{row['cpu_ns_per_step']:,.1f}")
     out.print(table)
+    if repeat > 1:
+        spread = "; ".join(f"{row['engine']} {low:,.1f}-{high:,.1f}" for row in result["rows"]
+                           if "passes" in row for low, high in [row["cpu_ns_per_step_range"]])
+        out.print(f"each fast row: the median of {repeat} passes, interleaved; CPU ns per {unit}, "
+                  f"fastest to slowest pass: {spread}", highlight=False)
     before = result["previous"]
     if before is not None:
         tries = max(len(t) for t in before.tries.values())

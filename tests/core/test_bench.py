@@ -5,19 +5,25 @@ from __future__ import annotations
 import re
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import simcards
 from simcards import bench_release
-from simcards.bench import KERNEL_1, REFERENCE, SIMULATE_1, TIGHT_C, bench
+from simcards.bench import KERNEL_1, REFERENCE, REPEAT, SIMULATE_1, TIGHT_C, _median_pass, bench
+from simcards.bench_against import ROUNDS
 from simcards import cli
+from simcards.errors import SimcardsError
 from simcards.cli import app
 
 
 def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     monkeypatch.setattr(bench_release, "TRIES", {bench_release.processor(): {
         ("five-alive", "high_first", 4): {SIMULATE_1: (1e9, 3e9, 2e9), KERNEL_1: (1e-9,)}}})
-    result = bench("five-alive", games=300, reference_games=2, strategy="high_first")
+    passes = []
+    result = bench("five-alive", games=300, reference_games=2, strategy="high_first",
+                   progress=lambda done, total: passes.append((done, total)))
+    assert passes == [(done, REPEAT) for done in range(1, REPEAT + 1)]       # one report a pass
     rows = {r["engine"]: r for r in result["rows"]}
     assert [SIMULATE_1, KERNEL_1, REFERENCE] == [e for e in rows if e in (SIMULATE_1, KERNEL_1, REFERENCE)]
     # the fast rows play the same games, so they count the same turns
@@ -28,6 +34,11 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert rows[SIMULATE_1]["vs_previous"] == pytest.approx(2e9 / ours)
     assert rows[SIMULATE_1]["vs_previous_range"] == pytest.approx((1e9 / ours, 3e9 / ours))
     assert rows[REFERENCE]["vs_previous"] is None and result["unit"] == "turn"
+    # every fast row timed REPEAT times, shown by its median pass; the reference once
+    for label in (SIMULATE_1, KERNEL_1, TIGHT_C):
+        low, high = rows[label]["cpu_ns_per_step_range"]
+        assert rows[label]["passes"] == REPEAT and low <= rows[label]["cpu_ns_per_step"] <= high, label
+    assert "passes" not in rows[REFERENCE]
     assert result["previous"].here and result["previous"].processors == (bench_release.processor(),)
     assert result["steps_per_game"] == pytest.approx(rows[KERNEL_1]["steps"] / 300)
     # every game's decisions counted: a Five Alive turn is a decision unless it is a bust
@@ -43,6 +54,37 @@ def test_bench_rows_compare_with_the_previous_release(monkeypatch):
     assert result["c_kernel_ratio"] == pytest.approx(rows[KERNEL_1]["cpu_ns_per_step"] / rows[TIGHT_C]["cpu_ns_per_step"])
     assert result["c_target"] == 1.5          # issue 13's bound for Five Alive
     assert "-O3" in result["c_note"] and "WARNING" not in result["c_note"]
+
+
+def test_a_row_is_its_pass_of_median_cpu_time():
+    """Wall and CPU seconds from one and the same pass; the lower middle one of an even count."""
+    def timed(cpu, wall):
+        return {"engine": SIMULATE_1, "games": 10, "seconds": wall, "cpu_seconds": cpu, "steps": 100}
+    row = _median_pass([timed(3.0, 9.0), timed(1.0, 8.0), timed(2.0, 7.0)])
+    assert (row["cpu_seconds"], row["seconds"], row["passes"]) == (2.0, 7.0, 3)
+    assert row["cpu_ns_per_step_range"] == pytest.approx((1e7, 3e7))
+    row = _median_pass([timed(4.0, 1.0), timed(1.0, 1.0), timed(3.0, 6.0), timed(2.0, 5.0)])
+    assert (row["cpu_seconds"], row["seconds"], row["passes"]) == (2.0, 5.0, 4)
+    assert _median_pass([timed(5.0, 6.0)])["cpu_ns_per_step_range"] == pytest.approx((5e7, 5e7))
+
+
+def test_the_passes_and_rounds_options_go_with_their_own_measure(tmp_path):
+    """--repeat times the usual rows and --rounds the side-by-side: each refused with the other
+    measure (one line, exit 2) rather than taken and ignored; --repeat 0 is refused before any
+    work. The defaults the help names are the library's."""
+    for args, message in (
+            (["--against", str(tmp_path), "--repeat", "2"],
+             "error: --repeat 2 sets the passes of the usual rows: with --against, --rounds sets the "
+             "timings of each version"),
+            (["--rounds", "2"],
+             "error: --rounds 2 goes with --against: without it, --repeat sets the timed passes of each row"),
+            (["--repeat", "0"], "error: --repeat 0: give 1 or more timed passes")):
+        done = CliRunner().invoke(app, ["bench", "five-alive", *args])
+        assert done.exit_code == 2 and done.output.strip().splitlines() == [message], done.output
+    with pytest.raises(SimcardsError, match="--repeat 0"):
+        bench("five-alive", games=10, reference_games=1, strategy="high_first", repeat=0)
+    helps = {param.name: param.help for param in typer.main.get_command(app).commands["bench"].params}
+    assert f"(default {ROUNDS})" in helps["rounds"] and f"(default {REPEAT};" in helps["repeat"]
 
 
 def test_every_saved_release_figure_names_a_row_bench_times():
@@ -97,6 +139,8 @@ def test_bench_command_names_its_yardstick(monkeypatch):
     assert re.search(rf"{SIMULATE_1} \d+\.\d\dx (faster|slower) \(range \d+\.\d\d-\d+\.\d\d\); "
                      rf"{KERNEL_1} \d+\.\d\dx", text), text
     assert "x the C per turn (target 1.5x), kernel only, 1 core" in text
+    assert re.search(rf"each fast row: the median of {REPEAT} passes, interleaved; CPU ns per turn, fastest "
+                     rf"to slowest pass: {SIMULATE_1} \d+\.\d-\d+\.\d; ", text), text
     assert re.search(r"of CPU per decision", text) and "e-0" not in text     # no exponent notation
 
 
