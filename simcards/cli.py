@@ -6,7 +6,7 @@ import inspect
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 import typer.core
@@ -16,6 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from simcards.errors import IllegalMoveError, SimcardsError
+
+if TYPE_CHECKING:                      # (imported where used: a command's start stays short)
+    from simcards.bench_release import Previous
+
 
 class OneLineErrors(typer.core.TyperGroup):
     """Usage errors (an unknown option, ``--games 1.5``, ``--seed abc``) as one line on stderr
@@ -448,7 +452,7 @@ def bench_cmd(
               "(CPU time is per core, less sensitive to other processes than wall time)")
 
 
-def _where_timed(before, game: str) -> str:
+def _where_timed(before: Previous, game: str) -> str:
     """Where the release's tries were timed, and what that means for the ratio: the same
     code is 1.5x faster than the release on one processor and 1.9x on another."""
     from simcards.bench_release import PROCESSORS, processor
