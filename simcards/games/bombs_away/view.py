@@ -81,8 +81,8 @@ MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # with HANDS, so that the legal cards are one read), and scratch space (write_result's ranking
 # keys); start_game resets neither SCRATCH nor STOCK, so they stay the last two
 A_HELD = LAYOUT.block("HELD", MAX_PLAYERS, 1, visibility="hidden")
-# the kinds of q's cards some seat may count in KNOWN (bit k), so that a card leaving a hand
-# looks at KNOWN only when someone may know of it (kept by fast.py; set on every count's +1,
+# the kinds of q's cards some seat may count in KNOWN (bit k), so that a card taken at random
+# from q looks only at those kinds (fast._forget; kept by fast.py: set on every count's +1,
 # cleared with q's counts)
 A_KNOWN_KINDS = LAYOUT.block("KNOWN_KINDS", MAX_PLAYERS, 1, visibility="hidden")
 # ---- what the table and each seat saw of the hands (issue 14: the inferences of redeal.py)
