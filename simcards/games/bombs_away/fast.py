@@ -316,7 +316,9 @@ def _draw_up(s, rng, q):
 
 @njit(**_HOT, **_INTERNAL)
 def _random_card(s, rng, q):
-    """A card taken at random from q's hand (uniform over cards, kinds ascending), or -1."""
+    """A card taken at random from q's hand (uniform over cards, kinds ascending), or -1.
+    Inlined by LLVM into the 5 and the 9 (its only callers, both called): called, it was 31.7
+    instructions a turn; inlined, 13.7 (callgrind: 609.0 -> 591.0 a turn, the same records)."""
     q &= SEAT_BITS
     if s[A_HAND_N + q] == 0:
         return -1
