@@ -81,24 +81,32 @@ def kinds_mask_py(counts) -> int:
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)   # only engines call it: linked, never emitted alone
-def hand_to_bottom(s, stock_at, stock_n_at, hand_at, n_kinds):
-    """Move a hand kept as counts per kind to the bottom of the stock, kinds ascending
-    (the stock's top is its last card). Returns how many cards moved."""
-    c = 0
-    for k in range(n_kinds):
-        c += s[hand_at + k]
-    if c == 0:
+def hand_to_bottom(s, stock_at, stock_n_at, hand_at, count, kinds):
+    """Move a hand kept as counts per kind to the bottom of the stock, kinds ascending (the
+    stock's top is its last card); returns how many cards moved.
+
+    ``count`` is the hand's number of cards and ``kinds`` the mask of the kinds it holds, which
+    the engines keep anyway: only those kinds are visited, and places are unsigned (never
+    negative: no wrap-around test per card moved). Summing and visiting every kind, signed, took
+    Five Alive about twice the work, and Bombs Away 12.9 of its 617.4 instructions a turn
+    (callgrind, 2026-12-03)."""
+    if count == 0:
         return 0
+    shift = np.uint64(count)
     for i in range(s[stock_n_at] - 1, -1, -1):
-        s[stock_at + i + c] = s[stock_at + i]
-    pos = stock_at
-    for k in range(n_kinds):
-        for _ in range(s[hand_at + k]):
+        at = np.uint64(stock_at + i)
+        s[at + shift] = s[at]
+    pos = np.uint64(stock_at)
+    while kinds != 0:
+        k = lowest_bit(kinds)
+        kinds &= kinds - 1
+        at = np.uint64(hand_at + k)
+        for _ in range(s[at]):
             s[pos] = k
-            pos += 1
-        s[hand_at + k] = 0
-    s[stock_n_at] += c
-    return c
+            pos += np.uint64(1)
+        s[at] = 0
+    s[stock_n_at] += count
+    return count
 
 
 @njit(inline="always", **NJIT_OPTIONS)    # a few instructions on the draw's hot path

@@ -30,8 +30,9 @@ def _link_only(dispatcher):
 
 @njit(**NJIT_OPTIONS)
 def _bottom(s):
-    # stock s[0:10] (its count at s[10]), a hand of counts per kind at s[11:14]
-    return hand_to_bottom(s, 0, 10, 11, 3)
+    # stock s[0:10] (its count at s[10]), a hand of counts per kind at s[11:14]: 3 cards, of
+    # kinds 0 and 2
+    return hand_to_bottom(s, 0, 10, 11, 3, 0b101)
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)

@@ -69,7 +69,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import (bit_count, lowest_bit, next_living, rank_from_key,
+from simcards.engine import (bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key,
                              take_top)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
@@ -480,38 +480,12 @@ def _eliminate(s, c):
     s[A_OUT_TURN + c] = s[S_TURNS]
     s[S_OUTS] += 1
     s[S_ALIVE_N] -= 1
-    _hand_to_bottom(s, c)
+    s[S_STOCK_FIXED] += hand_to_bottom(s, A_STOCK, S_STOCK_N, A_HANDS + c * K, s[A_HAND_N + c], s[A_HELD + c])
     s[A_HAND_N + c] = 0
     s[A_HELD + c] = 0
     _clear_knowledge(s, c)
     if s[S_ALIVE_N] == 1:
         s[S_OVER] = 1
-
-
-@njit(**_HOT, **_INTERNAL)
-def _hand_to_bottom(s, c):
-    """simcards.engine.hand_to_bottom for seat c's hand (kinds ascending under the stock, in a
-    known order), as Five Alive's: only the kinds it holds (HELD), its cards counted from HAND_N,
-    places unsigned (no wrap-around test per card moved). The engine's loops over every kind,
-    signed, were 12.9 of 617.4 instructions a turn (callgrind)."""
-    n = s[A_HAND_N + c]
-    if n == 0:
-        return
-    for i in range(s[S_STOCK_N] - 1, -1, -1):
-        at = np.uint64(A_STOCK + i)
-        s[at + np.uint64(n)] = s[at]
-    h = A_HANDS + c * K
-    pos = np.uint64(A_STOCK)
-    kinds = s[A_HELD + c]
-    while kinds != 0:
-        k = lowest_bit(kinds)
-        kinds &= kinds - 1
-        for _ in range(s[h + k]):
-            s[pos] = k
-            pos += np.uint64(1)
-        s[h + k] = 0
-    s[S_STOCK_N] += n
-    s[S_STOCK_FIXED] += n
 
 
 @njit(**_HOT, **_INTERNAL)

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, lowest_bit, next_living, rank_from_key
+from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
     NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL,
@@ -299,35 +299,10 @@ def _eliminate(s, p):
     s[OUT_AT + p] = s[TURNS]
     s[ALIVE_N] -= 1
     _unlink_seat(s, p)
-    _hand_to_bottom(s, p)
+    hand_to_bottom(s, STOCK, STOCK_N, hand(p), s[HAND_N + p], s[HELD + p])
     s[HAND_N + p] = 0
     s[HELD + p] = 0
     s[LACKS + p] = 0
-
-
-@njit(**NJIT_OPTIONS, **_INTERNAL)
-def _hand_to_bottom(s, p):
-    """simcards.engine.hand_to_bottom for seat p's hand (kinds ascending under the stock),
-    visiting only the kinds it holds (its HELD mask) and counting its cards from HAND_N:
-    half the work of the loops over every kind. Positions are indexed unsigned (never
-    negative): no wrap-around test per card moved."""
-    c = s[HAND_N + p]
-    if c == 0:
-        return
-    for i in range(s[STOCK_N] - 1, -1, -1):
-        at = np.uint64(STOCK + i)
-        s[at + np.uint64(c)] = s[at]
-    h = hand(p)
-    pos = np.uint64(STOCK)
-    kinds = s[HELD + p]
-    while kinds != 0:
-        k = lowest_bit(kinds)
-        kinds &= kinds - 1
-        for _ in range(s[h + k]):
-            s[pos] = k
-            pos += np.uint64(1)
-        s[h + k] = 0
-    s[STOCK_N] += c
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
