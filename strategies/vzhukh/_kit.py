@@ -77,6 +77,10 @@ def joker(view, first, second, third):
 @njit(inline="always", **NJIT_OPTIONS)
 def best_joker(view):
     """A free Krable-Bums on a single card, else Vzhukh, Voila, Krable-Bums; or -1."""
-    if stack_count(view) == 1 and held(view, KRABLE) > 0:
-        return encode_move(JOKER, KRABLE, 1)
-    return joker(view, VZHUKH, VOILA, KRABLE)
+    # selects from the last choice up, no branch on the hand: which jokers are held is data
+    # (callgrind's predictor, low_attack: 0.81 -> 0.72 mispredicted branches an action, +0.5
+    # instructions)
+    m = encode_move(JOKER, KRABLE, 1) if held(view, KRABLE) > 0 else -1
+    m = encode_move(JOKER, VOILA, 1) if held(view, VOILA) > 0 else m
+    m = encode_move(JOKER, VZHUKH, 1) if held(view, VZHUKH) > 0 else m
+    return encode_move(JOKER, KRABLE, 1) if (stack_count(view) == 1) & (held(view, KRABLE) > 0) else m

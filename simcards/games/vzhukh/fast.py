@@ -75,11 +75,19 @@ _W_ATTACK, _W_TRANSFER, _W_BEAT, _W_JOKER = ATTACK << 4, TRANSFER << 4, BEAT << 
 #: Rule 5 as a table: _FEWEST[_FEWEST_ROW * t + k] is the fewest cards of kind k worth more
 #: than t points, t // (k + 1) + 1, capped at 31 (a hand never holds that many of a kind: a
 #: count mask has no bit from 31 up). One byte read per kind instead of a division (or its
-#: multiply-shift, min and add) on the hot path.
+#: multiply-shift, min and add) on the hot path. Kinds 10..15 (jokers, padding) get 31 too: no
+#: beat, so that a defence's loop can run over all _BEAT_WORDS words (see there).
 _FEWEST_ROW = 16
-_FEWEST = np.array([[min(t // (k + 1) + 1, 31) if k < N_NUMBERS else 0 for k in range(_FEWEST_ROW)]
+_FEWEST = np.array([[min(t // (k + 1) + 1, 31) if k < N_NUMBERS else 31 for k in range(_FEWEST_ROW)]
                     for t in range(MAX_STACK_SUM + 1)], np.uint8).ravel()
 assert MAX_HAND < 31
+#: the beat words a defence writes (s[NUMBERS], view.py): all 16 of the action's, the six above
+#: the number kinds always 0 (_FEWEST). 16 is a whole number of SIMD trips for both AVX2 (4 x 4)
+#: and the AVX-512 this host compiles for (2 x 8); 10 left a scalar remainder of two trips
+#: after the vector ones, with its own set-up (callgrind, x86-64-v3: 336.8 -> 327.4
+#: instructions an action; 12, 320.6 there, would leave znver5 a remainder of four)
+_BEAT_WORDS = 16
+assert _BEAT_WORDS <= _FEWEST_ROW
 #: Seats are 0..MAX_PLAYERS - 1 and card kinds 0..N_KINDS - 1, so they fit in these bits (see _cur)
 _SEAT_BITS = 7
 _KIND_BITS = 15
@@ -154,10 +162,10 @@ def new_state(n, params):
 
 @njit(**_CALL)
 def fill_tables(s):
-    """The engine's own tables, from the public N, DECK and COUNTS: NUMBERS, the sorted deck
+    """The engine's own tables, from the public N, DECK and COUNTS: NUMBERS (_BEAT_WORDS), the sorted deck
     and the next-seat table (new_state, and a search's re-deal, redeal.py)."""
     n = s[N]
-    s[NUMBERS] = N_NUMBERS
+    s[NUMBERS] = _BEAT_WORDS
     pos = sorted_deck_at(s)
     for k in range(N_KINDS):
         for _ in range(s[COUNTS + k]):
@@ -206,9 +214,7 @@ def start_round(s, rng):
         s[STOCK + i] = s[deck + i]
     n = s[N]
     for i in range(HANDS, HANDS + n * HAND_STRIDE):
-        s[i] = 0
-    for p in range(n):
-        s[HAND_N + p] = 0
+        s[_at(i)] = 0
     for k in range(N_KINDS):
         s[DISCARD + k] = 0
     for p in range(n):
@@ -219,17 +225,24 @@ def start_round(s, rng):
     first = s[ROUND]
     while first >= n:
         first -= n
-    top = STOCK + d
-    for _ in range(s[HAND_SIZE]):
-        p = first
-        for _ in range(n):
-            top -= 1
-            s[hand(p) + s[top]] += 1
-            s[HAND_N + p] += 1
-            p += 1
-            if p == n:
-                p = 0
-    s[STOCK_N] = top - STOCK
+    # the cards go one at a time round the table from the top of the stock (its end), so seat
+    # first + j (mod n) gets every n-th card down from place d - 1 - j: dealt a seat at a time,
+    # with unsigned places and no wrap-around of the seat in the loop (the deck holds every
+    # hand: rules.encode_params checks it). The hands are counts, so the order they are
+    # counted in changes nothing. Dealt card by card with the seat wrapped in the loop and
+    # signed places, start_round ran 17.2 instructions an action (callgrind), 6.6 so, and 3.1%
+    # of perf's samples, 1.3% so.
+    size = s[HAND_SIZE]
+    p = first
+    for j in range(n):
+        h = hand(p)
+        pos = STOCK + d - 1 - j
+        for _ in range(size):
+            s[_at(h + s[_at(pos)])] += 1
+            pos -= n
+        s[HAND_N + p] = size
+        p = p + 1 if p + 1 < n else 0
+    s[STOCK_N] = d - n * size
     s[DIR] = 1
     s[CUR] = first
     s[PHASE] = ATTACK_DECISION
@@ -271,11 +284,21 @@ def _draw_up(s, p):
     # the first two cards count 0 or 1 each, with no branch on `want`; the rest in a loop that
     # rarely runs (an action of three cards or more). A loop alone mispredicted its exit: how
     # many cards an action plays is the game's data. A card counted 0 is read within the array
-    # (the stock, or the sorted deck just above it) and its kind masked into the hand's row.
-    for i in range(2):
-        one = np.int64(i < want)
-        top -= one
-        s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += one
+    # (the stock, or the scratch just below it) and its kind masked into the hand's row.
+    # Both places are read from the top as loaded, not the second after the first's count:
+    # then a one-card draw (most of them) added its 0 to the count it had just added 1 to, two
+    # read-modify-writes of one place in a row, and the CPU waited for the first's store
+    # (perf: 15% of the kernel's samples on those two adds; now the second place is the next
+    # card's kind, the same only when the kinds are). The kernel alone, least of 40 runs of
+    # 20,000 games, processes alternated with main's: 23.3-24.6 ns an action before (main
+    # 24.0-24.7), 21.8-24.7 after (main 24.1-25.4); callgrind +2 instructions.
+    c1 = s[_at(STOCK - 1 + top)] & _KIND_BITS
+    c2 = s[_at(STOCK - 2 + top)] & _KIND_BITS
+    one1 = np.int64(want > 0)
+    one2 = np.int64(want > 1)
+    s[h + c1] += one1
+    s[h + c2] += one2
+    top -= one1 + one2
     for _ in range(2, want):
         top -= 1
         s[h + (s[_at(STOCK + top)] & _KIND_BITS)] += 1

@@ -98,9 +98,10 @@ SEAT_ROW = 8
 assert SEAT_ROW >= MAX_PLAYERS
 NEXT_SEAT = LAYOUT.block("NEXT_SEAT", 3, SEAT_ROW, visibility="hidden")
 RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write_result's scratch
-#: rules.N_NUMBERS, set by new_state: fast._legal's loop over a defence's beats is bounded by
-#: s[NUMBERS], not by the constant, so that LLVM runs it on SIMD lanes (it vectorizes a loop whose
-#: trip count it does not know, and unrolls one of 10 trips into scalar code: 5% of an action)
+#: fast._BEAT_WORDS (16: the number kinds and the words above them, which stay 0), set by
+#: new_state: fast._legal's loop over a defence's beats is bounded by s[NUMBERS], not by the
+#: constant, so that LLVM runs it on SIMD lanes (it vectorizes a loop whose trip count it does
+#: not know, and unrolls one of 10 trips into scalar code: 5% of an action)
 NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
 #: redeal.py's scratch (the constrained seats' order, then each kind's cap and unseen count),
 #: zero outside a redeal: a search redeals thousands of times a decision, and two arrays
