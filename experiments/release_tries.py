@@ -21,6 +21,12 @@ from simcards.bench_release import processor
 from simcards.registry import games, get_game
 
 
+def _tries(rounds: list[dict], who: str) -> dict[str, list[float]]:
+    """One version's CPU ns per step in each round, by the bench row they are saved under."""
+    return {SIMULATE_1: [round(r[who]["cpu_ns_per_step"], 1) for r in rounds],
+            KERNEL_1: [round(r[who]["kernel_cpu_ns_per_step"], 1) for r in rounds]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("release", help="a checkout of the previous release")
@@ -33,12 +39,8 @@ def main() -> None:
         spec = get_game(game)
         r = side_by_side(game, [spec.bench_strategy] * 4, args.n_games, 0, spec.step_column,
                          args.release, rounds=args.rounds)
-        tries = {SIMULATE_1: [round(x["other"]["cpu_ns_per_step"], 1) for x in r["rounds"]],
-                 KERNEL_1: [round(x["other"]["kernel_cpu_ns_per_step"], 1) for x in r["rounds"]]}
-        this = {SIMULATE_1: [round(x["this"]["cpu_ns_per_step"], 1) for x in r["rounds"]],
-                KERNEL_1: [round(x["this"]["kernel_cpu_ns_per_step"], 1) for x in r["rounds"]]}
-        out[game] = {"strategy": spec.bench_strategy, "release": tries, "this code": this,
-                     "load_average": round(os.getloadavg()[0], 2)}
+        out[game] = {"strategy": spec.bench_strategy, "release": _tries(r["rounds"], "other"),
+                     "this code": _tries(r["rounds"], "this"), "load_average": round(os.getloadavg()[0], 2)}
         print(json.dumps({game: out[game]}), flush=True)
     print(json.dumps({"processor": processor(), "tries": out}))
 

@@ -134,9 +134,9 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     dict
         ``rows`` (engine, games, seconds, cpu_seconds, steps, games_per_s, ns_per_step,
         cpu_ns_per_step, of the median pass; ``passes`` and ``cpu_ns_per_step_range``, the
-        fastest and slowest pass's, for the fast rows; ``vs_previous``: the median of the previous release's tries, CPU ns per
-        step, over this one's, where the release has tries, and ``vs_previous_range``: the same
-        ratio for its fastest and slowest try), the tight C row among them where the line-up
+        fastest and slowest pass's, for the fast rows; ``vs_previous``: the median of the
+        previous release's tries, CPU ns per step, over this one's, where the release has tries,
+        and ``vs_previous_range``: the same ratio for its fastest and slowest try), the tight C row among them where the line-up
         has one (``TIGHT_C``: it plays the same games, so it counts the same steps);
         ``c_ratio``, simulate's CPU ns per step on one core over the C's (None without a C
         row) and ``c_note`` (the compiler, or why there is no C row); the step ``unit``, and
