@@ -247,6 +247,7 @@ def run_cmd(
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
     from simcards import outputs
+    from simcards.frame import write_parquet
     from simcards.options import parse_assignments
     from simcards.registry import get_game
     from simcards.runner import RunSpec, backend_for, execute
@@ -300,7 +301,7 @@ def run_cmd(
         out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
     if out_path is not None:
         if out_path.suffix == ".parquet":
-            outputs.write_file(out_path, lambda tmp: result.to_parquet(tmp, index=False))
+            outputs.write_file(out_path, lambda tmp: write_parquet(result, tmp))
         else:
             outputs.write_file(out_path, lambda tmp: result.to_csv(tmp, index=False))
         out.print(f"wrote {len(result):,} rows to {out_path}", markup=False, highlight=False)

@@ -171,6 +171,25 @@ def row_bytes(spec: GameSpec, rules: Mapping, n_players: int) -> int:
     return sum(d.itemsize for d in frame_dtypes(spec, rules, n_players, 1).values())
 
 
+#: Parquet's encoding for columns that count up by whole games: the game index, the same on a
+#: game's seat rows and one more on the next game's. Stored as deltas it costs almost nothing;
+#: under Parquet's default dictionary a million games' indices took 9 of a file's 31 MB.
+_DELTA_COLUMNS = ("game",)
+
+
+def write_parquet(frame: pd.DataFrame, path) -> None:
+    """Write a frame (or any table with a ``game`` column) to Parquet, as every command stores one.
+
+    zstd rather than pandas' default snappy, and the game index as deltas (``_DELTA_COLUMNS``);
+    the other columns keep Parquet's dictionary, which stores a game-level column as runs of
+    one code. 10**6 four-player games: Five Alive 25.9 -> 15.1 MB, Thirty-One 30.9 -> 17.9 MB,
+    in the same writing time; ``pd.read_parquet`` gives the same frame back."""
+    delta = [c for c in _DELTA_COLUMNS if c in frame.columns]
+    frame.to_parquet(path, index=False, compression="zstd",
+                     use_dictionary=[c for c in frame.columns if c not in delta],
+                     column_encoding={c: "DELTA_BINARY_PACKED" for c in delta})
+
+
 class FrameBuilder:
     """The columns of a frame of ``n_games`` games, filled chunk by chunk, from any thread.
 

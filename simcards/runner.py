@@ -25,7 +25,7 @@ import simcards
 from simcards.config import DEFAULT_CHUNK, RECORDS_SLICE, default_threads
 from simcards.errors import SimcardsError
 from simcards.batch import Batch, frame_attrs, frame_builder, prepare, run_range
-from simcards.frame import FrameBuilder
+from simcards.frame import FrameBuilder, write_parquet
 from simcards.totals import Totals, totals_from_records
 from simcards.validate import check_optional_counts, check_run_size
 
@@ -342,7 +342,7 @@ class RunFolder:
             _write_atomic(self.part(index), json.dumps(result.to_dict()))
         else:
             tmp = self.part(index).with_suffix(".tmp")
-            result.to_parquet(tmp, index=False)
+            write_parquet(result, tmp)
             os.replace(tmp, self.part(index))
 
     def load(self, index: int):

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
+from simcards.frame import write_parquet
 from simcards.outputs import check_output_folder, finish_output_folder, write_file, write_text
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
@@ -235,8 +236,7 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)
     t_plots = time.perf_counter() - t
-    write_file(out_dir / "results.parquet",
-               lambda tmp: run.frame.to_parquet(tmp, index=False, compression="zstd"))
+    write_file(out_dir / "results.parquet", lambda tmp: write_parquet(run.frame, tmp))
     timings = {"compile": round(run.seconds_compile, 3), "play": round(run.seconds_play, 3),
                "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)

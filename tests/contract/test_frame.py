@@ -13,7 +13,7 @@ import simcards
 import simcards.runner
 from simcards.batch import run_range, to_frame
 from simcards.errors import ContractError
-from simcards.frame import FrameBuilder, _narrow, row_bytes
+from simcards.frame import FrameBuilder, _narrow, row_bytes, write_parquet
 from simcards.registry import UNFINISHED
 
 INTS = (np.int8, np.int16, np.int32, np.int64)
@@ -196,3 +196,30 @@ def test_a_remembered_layout_is_the_rules_own_and_the_callers_to_change(game):
     assert column_bounds(spec, rules, spec.max_players)["rank"] == (1, spec.max_players)
     unhashable = {**rules, "note": ["not", "a", "rule"]}
     assert column_bounds(spec, unhashable, spec.min_players) == column_bounds(spec, rules, spec.min_players)
+
+
+def _parquet_layout(path) -> dict[str, tuple[str, set[str]]]:
+    """Each column's (compression, encodings) in a Parquet file's first row group."""
+    import pyarrow.parquet as pq
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    return {group.column(i).path_in_schema: (group.column(i).compression, set(group.column(i).encodings))
+            for i in range(group.num_columns)}
+
+
+def test_a_frame_written_to_parquet_reads_back_the_same_with_the_game_index_as_deltas(
+        game, kit, tmp_path):
+    lineup = kit.lineups(game)[-1]
+    batch = kit.batch_for(game, lineup, 4)
+    seat_out, game_out = run_range(batch, 100, 300)
+    frame = to_frame(batch, seat_out, game_out, 100)
+    path = tmp_path / "frame.parquet"
+    write_parquet(frame, path)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), frame)
+    layout = _parquet_layout(path)
+    assert set(layout) == set(frame.columns)
+    assert {compression for compression, _ in layout.values()} == {"ZSTD"}
+    assert "DELTA_BINARY_PACKED" in layout["game"][1]
+    # the other columns keep Parquet's dictionary (a game-level column: runs of one code),
+    # but for booleans, which Parquet packs a bit a row
+    assert all("RLE_DICTIONARY" in encodings for name, (_, encodings) in layout.items()
+               if name != "game" and frame[name].dtype != bool)

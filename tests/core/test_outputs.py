@@ -51,6 +51,22 @@ def test_run_out_in_a_new_folder_is_created(tmp_path):
     assert len(pd.read_parquet(out)) == 60
 
 
+def test_every_parquet_file_a_run_writes_is_zstd_with_the_game_index_as_deltas(tmp_path):
+    import pyarrow.parquet as pq
+    out, folder = tmp_path / "r.parquet", tmp_path / "big"
+    result = run("run", "five-alive", "--players", "2", "--games", "40", "--chunk-size", "20",
+                 "--run-dir", str(folder), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = [out, *sorted((folder / "parts").glob("*.parquet"))]
+    assert len(written) == 3                   # --out and the run folder's two parts
+    for path in written:
+        group = pq.ParquetFile(path).metadata.row_group(0)
+        game = next(group.column(i) for i in range(group.num_columns)
+                    if group.column(i).path_in_schema == "game")
+        assert game.compression == "ZSTD" and "DELTA_BINARY_PACKED" in game.encodings, path
+    assert pd.read_parquet(out)["game"].tolist() == [g for g in range(40) for _ in range(2)]
+
+
 def test_run_dir_force_removes_only_the_runs_files(tmp_path):
     folder = tmp_path / "big"
     args = ["run", "five-alive", "--players", "2", "--games", "40", "--chunk-size", "10",

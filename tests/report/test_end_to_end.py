@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -74,6 +75,10 @@ def test_config_resolves_everything(tiny_report):
 def test_results_hold_every_game_and_match_simulate(tiny_report):
     exp_path, out, _ = tiny_report
     frame = pd.read_parquet(out / "results.parquet")
+    group = pq.ParquetFile(out / "results.parquet").metadata.row_group(0)
+    game = next(group.column(i) for i in range(group.num_columns)
+                if group.column(i).path_in_schema == "game")
+    assert game.compression == "ZSTD" and "DELTA_BINARY_PACKED" in game.encodings   # as every frame
     exp = load_experiment(exp_path)
     assert len(frame) == sum(150 * len(c.lineups) * c.players for c in exp.cells)
     # one line-up's rows are exactly simcards.simulate's games 0..149 (same seed, same deals)
