@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -177,7 +178,7 @@ def row_bytes(spec: GameSpec, rules: Mapping, n_players: int) -> int:
 _DELTA_COLUMNS = ("game",)
 
 
-def write_parquet(frame: pd.DataFrame, path) -> None:
+def write_parquet(frame: pd.DataFrame, path: str | Path) -> None:
     """Write a frame (or any table with a ``game`` column) to Parquet, as every command stores one.
 
     zstd rather than pandas' default snappy, and the game index as deltas (``_DELTA_COLUMNS``);
