@@ -63,18 +63,6 @@ def cheapest_beat(view):
 
 
 @njit(inline="always", **NJIT_OPTIONS)
-def joker(view, first, second, third):
-    """The first of three joker kinds held, as a move, or -1."""
-    if held(view, first) > 0:
-        return encode_move(JOKER, first, 1)
-    if held(view, second) > 0:
-        return encode_move(JOKER, second, 1)
-    if held(view, third) > 0:
-        return encode_move(JOKER, third, 1)
-    return -1
-
-
-@njit(inline="always", **NJIT_OPTIONS)
 def best_joker(view):
     """A free Krable-Bums on a single card, else Vzhukh, Voila, Krable-Bums; or -1."""
     # selects from the last choice up, no branch on the hand: which jokers are held is data

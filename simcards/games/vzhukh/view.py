@@ -101,7 +101,7 @@ RANK_KEYS = LAYOUT.block("RANK_KEYS", MAX_PLAYERS, visibility="hidden")  # write
 #: fast._BEAT_WORDS (16: the number kinds and the words above them, which stay 0), set by
 #: new_state: fast._legal's loop over a defence's beats is bounded by s[NUMBERS], not by the
 #: constant, so that LLVM runs it on SIMD lanes (it vectorizes a loop whose trip count it does
-#: not know, and unrolls one of 10 trips into scalar code: 5% of an action)
+#: not know, and unrolls one of a constant count into scalar code: with 10 words, 5% of an action)
 NUMBERS = LAYOUT.scalar("NUMBERS", visibility="hidden")
 #: redeal.py's scratch (the constrained seats' order, then each kind's cap and unseen count),
 #: zero outside a redeal: a search redeals thousands of times a decision, and two arrays
