@@ -10,7 +10,10 @@ alternated so that the machine's drift falls on both), and splits the answer in 
   chunk written on the thread that played it), one thread against all, alternated too.
 
 With P the one-thread run less its fixed part f, no thread count can make the command faster than
-(P + f) / (P / T + f): the last column. Usage::
+(P + f) / (P / T + f): the column "at most". Solved for f, 1.9x on T threads asks for a fixed part of
+at most P (1 - 1.9 / T) / 0.9, P / 18 on two threads: the column "1.9x needs". Under it is a floor no
+command of a numba engine goes below, whatever simcards does: starting Python and importing numpy
+and numba, timed here in fresh processes too (the fastest of the fixed-part runs' count). Usage::
 
     python experiments/thread_scaling.py                       # every game, 10^6 games, 3 rounds
     python experiments/thread_scaling.py five-alive --games 10000000 --rounds 2
@@ -54,6 +57,20 @@ def wall(args: list[str]) -> float:
     return time.perf_counter() - started
 
 
+def floor(runs: int) -> float:
+    """Wall seconds of the fastest of RUNS fresh ``python -c "import numpy, numba"``."""
+    def once() -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import numpy, numba"], check=True)
+        return time.perf_counter() - started
+    return min(once() for _ in range(runs))
+
+
+def fixed_allowed(games_one: float, threads: int, target: float = 1.9) -> float:
+    """The largest fixed part f for which (P + f) / (P / T + f) reaches TARGET, P = GAMES_ONE."""
+    return max(0.0, games_one * (1 - target / threads) / (target - 1))
+
+
 def measure(game: str, games: int, threads: int, rounds: int, fixed_runs: int) -> dict:
     run = ["run", game, "--games", str(games)]
     wall(["run", game, "--games", "1000"])          # the kernel compiled or loaded once first
@@ -70,7 +87,8 @@ def measure(game: str, games: int, threads: int, rounds: int, fixed_runs: int) -
     return dict(game=game, one=one, many=many, fixed=fixed,
                 ratio=statistics.median(a / b for a, b in zip(one, many)),
                 inside=statistics.median(a / b for a, b in zip(inside[1], inside[threads])),
-                bound=(games_one + fixed) / (games_one / threads + fixed))
+                bound=(games_one + fixed) / (games_one / threads + fixed),
+                needs=fixed_allowed(games_one, threads))
 
 
 def main() -> None:
@@ -86,14 +104,17 @@ def main() -> None:
     from rich.table import Table
 
     table = Table("game", "1 thread (s)", f"{args.threads} threads (s)", "command", "games alone",
-                  "fixed part (s)", "at most",
+                  "fixed part (s)", "at most", "1.9x needs (s)",
                   title=f"simcards run, {args.games:,} games: {args.threads} threads against 1 "
-                        f"(medians of {args.rounds} alternated pairs)")
+                        f"(medians of {args.rounds} alternated pairs)",
+                  caption=f"Python, numpy and numba alone: {floor(args.fixed_runs):.2f} s "
+                          "(fastest fresh process)")
     for game in args.games_ or simcards.list_games():
         r = measure(game, args.games, args.threads, args.rounds, args.fixed_runs)
         table.add_row(game, f"{min(r['one']):.2f}-{max(r['one']):.2f}",
                       f"{min(r['many']):.2f}-{max(r['many']):.2f}", f"{r['ratio']:.2f}x",
-                      f"{r['inside']:.2f}x", f"{r['fixed']:.2f}", f"{r['bound']:.2f}x")
+                      f"{r['inside']:.2f}x", f"{r['fixed']:.2f}", f"{r['bound']:.2f}x",
+                      f"{r['needs']:.2f}")
     Console(width=120).print(table)
 
 
