@@ -49,21 +49,21 @@ print(json.dumps({str(t): s for t, s in seconds.items()}))
 """
 
 
+def fresh_seconds(argv: list[str]) -> float:
+    """Wall seconds of ARGV run in a fresh process, its output discarded."""
+    started = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
 def wall(args: list[str]) -> float:
     """Wall seconds of ``simcards ARGS`` in a fresh process (the console script's entry)."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "simcards", *args], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    return fresh_seconds([sys.executable, "-m", "simcards", *args])
 
 
 def floor(runs: int) -> float:
     """Wall seconds of the fastest of RUNS fresh ``python -c "import numpy, numba"``."""
-    def once() -> float:
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import numpy, numba"], check=True)
-        return time.perf_counter() - started
-    return min(once() for _ in range(runs))
+    return min(fresh_seconds([sys.executable, "-c", "import numpy, numba"]) for _ in range(runs))
 
 
 def fixed_allowed(games_one: float, threads: int, target: float = 1.9) -> float:
