@@ -100,12 +100,10 @@ def _key(m, others, k, srt):
 
 
 @njit(**NJIT_OPTIONS)
-def model_value(m, others, k, blitz, memo, srt):
-    """Chance that a seat with ``m`` lives wins against ``k`` others with ``others[:k]`` lives
-    if every round one survivor, uniformly at random, wins and every other survivor loses a
-    life (rules 9-11: the round winner costs the others a life; busts and Killers, which
-    cost one player a life, are what the rollout itself played out). Blitz: the game ends
-    when anyone is out; the most lives win, ties shared."""
+def _end_value(m, others, k, blitz):
+    """The model's value of a state where its game is over (own ``m`` lives, the others'
+    ``others[:k]``), or -1.0 while it goes on. Blitz: the game ends when anyone is out; the
+    most lives win, ties shared."""
     alive_o = 0
     top = m
     for i in range(k):
@@ -122,24 +120,82 @@ def model_value(m, others, k, blitz, memo, srt):
             if others[i] == top:
                 ties += 1
         return 1.0 / ties if m == top else 0.0
+    return -1.0
+
+
+@njit(**NJIT_OPTIONS)
+def _next_state(m, others, k, c, out):
+    """The state after the round that survivor ``c`` wins, into ``out`` (own lives, then the
+    others'): ``c == 0`` is the seat itself, so every other survivor loses a life; ``c >= 1``
+    is the other ``c - 1``, so the seat and every other survivor but it lose one. False when
+    ``c - 1`` is out (no such winner)."""
+    if c > 0 and others[c - 1] == 0:
+        return False
+    out[0] = m if c == 0 else m - 1
+    for j in range(k):
+        out[1 + j] = others[j] if j == c - 1 else max(others[j] - 1, 0)
+    return True
+
+
+@njit(**NJIT_OPTIONS)
+def model_value(m, others, k, blitz, memo, srt):
+    """Chance that a seat with ``m`` lives wins against ``k`` others with ``others[:k]`` lives
+    if every round one survivor, uniformly at random, wins and every other survivor loses a
+    life (rules 9-11: the round winner costs the others a life; busts and Killers, which
+    cost one player a life, are what the rollout itself played out). Blitz: the game ends
+    when anyone is out; the most lives win, ties shared.
+
+    Dynamic programming on an explicit stack, memoized in ``memo`` (keyed by ``_key``). Not a
+    recursive function: numba 0.68 refuses to compile a self-recursive function called from
+    Python ("compiler re-entrant to the same function signature"). The stack visits the
+    states in the order a recursion would (a state's next states one after the other, each
+    finished before the next is begun) and sums them in that order: a memoized state's value
+    depends, in its last bits, on the seat order it was first met in, so another order would
+    give other bits."""
+    v = _end_value(m, others, k, blitz)
+    if v >= 0.0:
+        return v
     key = _key(m, others, k, srt)
     if key in memo:
         return memo[key]
-    a = alive_o + 1
-    nxt = np.empty(MAX_PLAYERS, np.int64)
-    # I win the round: every other survivor loses a life
+    # a row: own lives, the others' lives (MAX_PLAYERS - 1), the next state to visit
+    nc = MAX_PLAYERS
+    total = m
     for i in range(k):
-        nxt[i] = max(others[i] - 1, 0)
-    v = model_value(m, nxt, k, blitz, memo, srt)
-    # survivor i wins it: I lose a life, and so does every other survivor but i
-    for i in range(k):
-        if others[i] > 0:
-            for j in range(k):
-                nxt[j] = others[j] if j == i else max(others[j] - 1, 0)
-            v += model_value(m - 1, nxt, k, blitz, memo, srt)
-    v /= a
-    memo[key] = v
-    return v
+        total += others[i]
+    # every round costs a life: a path is at most `total` rounds deep
+    stack = np.empty((total + 2, MAX_PLAYERS + 1), np.int64)
+    stack[0, 0] = m
+    stack[0, 1:1 + k] = others[:k]
+    stack[0, nc] = 0
+    sp = 1
+    nxt = np.empty(MAX_PLAYERS + 1, np.int64)
+    while sp > 0:
+        cur = stack[sp - 1]
+        pushed = False
+        while cur[nc] <= k:
+            c = cur[nc]
+            cur[nc] += 1
+            if (_next_state(cur[0], cur[1:], k, c, nxt) and _end_value(nxt[0], nxt[1:], k, blitz) < 0.0
+                    and _key(nxt[0], nxt[1:], k, srt) not in memo):
+                stack[sp, :k + 1] = nxt[:k + 1]
+                stack[sp, nc] = 0
+                sp += 1
+                pushed = True
+                break
+        if pushed:
+            continue
+        # every next state is known: the value, summed in the recursion's order
+        v = 0.0
+        a = 0
+        for c in range(k + 1):
+            if _next_state(cur[0], cur[1:], k, c, nxt):
+                a += 1
+                w = _end_value(nxt[0], nxt[1:], k, blitz)
+                v += w if w >= 0.0 else memo[_key(nxt[0], nxt[1:], k, srt)]
+        memo[_key(cur[0], cur[1:], k, srt)] = v / a
+        sp -= 1
+    return memo[key]
 
 
 # ------------------------------------------------------------------ the value table (eval 2)

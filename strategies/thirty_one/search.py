@@ -292,25 +292,29 @@ def _round_value(x, seat, memo):
 
 
 @njit(**NJIT_OPTIONS)
-def keys_value(keys, n, memo):
-    """Chance that the player with ``keys[0]`` keys wins against ``keys[1:n]`` if every round
-    one player, uniformly at random, loses a key; the game ends when anyone has none, the
-    most keys win and ties share (rule 18). ``keys`` is not modified."""
+def _keys_end(keys, n):
+    """The keys model's value for ``keys[0]`` of a state where its game is over (someone has
+    no key: the most keys win, ties share), or -1.0 while it goes on."""
     low = keys[0]
     top = keys[0]
     for i in range(1, n):
         low = min(low, keys[i])
         top = max(top, keys[i])
-    if low <= 0:
-        if keys[0] != top:
-            return 0.0
-        ties = 0
-        for i in range(n):
-            if keys[i] == top:
-                ties += 1
-        return 1.0 / ties
-    # memo key: own keys, then the others' sorted (the model is symmetric among them)
-    srt = np.empty(MAX_PLAYERS, np.int64)
+    if low > 0:
+        return -1.0
+    if keys[0] != top:
+        return 0.0
+    ties = 0
+    for i in range(n):
+        if keys[i] == top:
+            ties += 1
+    return 1.0 / ties
+
+
+@njit(**NJIT_OPTIONS)
+def _keys_key(keys, n, srt):
+    """Memo key of a state: own keys, then the others' sorted (the model is symmetric among
+    them), then the player count."""
     for i in range(1, n):
         v = keys[i]
         j = i - 1
@@ -321,15 +325,62 @@ def keys_value(keys, n, memo):
     key = keys[0]
     for i in range(n - 1):
         key = key * 64 + srt[i]
-    key = key * 8 + n
+    return key * 8 + n
+
+
+@njit(**NJIT_OPTIONS)
+def keys_value(keys, n, memo):
+    """Chance that the player with ``keys[0]`` keys wins against ``keys[1:n]`` if every round
+    one player, uniformly at random, loses a key; the game ends when anyone has none, the
+    most keys win and ties share (rule 18). ``keys`` is not modified.
+
+    Dynamic programming on an explicit stack, memoized in ``memo``. Not a recursive function:
+    numba 0.68 refuses to compile a self-recursive function called from Python ("compiler
+    re-entrant to the same function signature"). The stack visits the states in the order a
+    recursion would (a state's next states one after the other, each finished before the
+    next is begun) and sums them in that order: a memoized state's value depends, in its last
+    bits, on the seat order it was first met in, so another order would give other bits."""
+    v = _keys_end(keys, n)
+    if v >= 0.0:
+        return v
+    srt = np.empty(MAX_PLAYERS, np.int64)
+    key = _keys_key(keys, n, srt)
     if key in memo:
         return memo[key]
-    nxt = keys.copy()
-    v = 0.0
+    # a row: the keys (MAX_PLAYERS), then the next state to visit
+    nc = MAX_PLAYERS
+    total = 0
     for i in range(n):
-        nxt[i] -= 1
-        v += keys_value(nxt, n, memo)
-        nxt[i] += 1
-    v /= n
-    memo[key] = v
-    return v
+        total += keys[i]
+    # every round costs a key: a path is at most `total` rounds deep
+    stack = np.empty((total + 2, MAX_PLAYERS + 1), np.int64)
+    stack[0, :n] = keys[:n]
+    stack[0, nc] = 0
+    sp = 1
+    nxt = np.empty(MAX_PLAYERS, np.int64)
+    while sp > 0:
+        cur = stack[sp - 1]
+        pushed = False
+        while cur[nc] < n:
+            i = cur[nc]
+            cur[nc] += 1
+            nxt[:n] = cur[:n]
+            nxt[i] -= 1
+            if _keys_end(nxt, n) < 0.0 and _keys_key(nxt, n, srt) not in memo:
+                stack[sp, :n] = nxt[:n]
+                stack[sp, nc] = 0
+                sp += 1
+                pushed = True
+                break
+        if pushed:
+            continue
+        # every next state is known: the value, summed in the recursion's order
+        v = 0.0
+        for i in range(n):
+            nxt[:n] = cur[:n]
+            nxt[i] -= 1
+            w = _keys_end(nxt, n)
+            v += w if w >= 0.0 else memo[_keys_key(nxt, n, srt)]
+        memo[_keys_key(cur, n, srt)] = v / n
+        sp -= 1
+    return memo[key]

@@ -34,6 +34,42 @@ def test_the_lives_model_prefers_more_lives():
     assert _model(2, [0, 0, 0]) == 1.0 and _model(0, [3]) == 0.0
 
 
+def _plain_model(m, others, blitz, memo):
+    """The lives model as the rule reads, a plain recursion (the compiled one runs on an
+    explicit stack, since numba 0.68 refuses a self-recursive function called from Python):
+    the same states in the same order, so the same values to the bit. A memoized state's
+    value depends in its last bits on the seat order it was first met in, so each call
+    starts with an empty memo, as the compiled one does here."""
+    alive = [o for o in others if o > 0]
+    if m == 0:
+        return 0.0
+    if not alive:
+        return 1.0
+    if blitz and len(alive) < len(others):
+        top = max([m] + others)
+        return 1.0 / (1 + others.count(top)) if m == top else 0.0
+    key = (m, tuple(sorted(others)))
+    if key not in memo:
+        v = _plain_model(m, [max(o - 1, 0) for o in others], blitz, memo)
+        for i, o in enumerate(others):
+            if o > 0:
+                v += _plain_model(m - 1, [o if j == i else max(q - 1, 0) for j, q in enumerate(others)],
+                                  blitz, memo)
+        memo[key] = v / (len(alive) + 1)
+    return memo[key]
+
+
+@pytest.mark.parametrize("blitz", [False, True])
+def test_the_lives_model_equals_the_plain_recursion_to_the_bit(blitz):
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        k = int(rng.integers(1, 7))
+        lives = [int(v) for v in rng.integers(0, 6, size=k + 1)]
+        assert _model(lives[0], lives[1:], blitz) == _plain_model(lives[0], lives[1:], blitz, {})
+    # a deep one: 7 players with 9 lives each is hundreds of rounds from its end
+    assert _model(9, [9] * 6, blitz) == _plain_model(9, [9] * 6, blitz, {})
+
+
 @pytest.mark.parametrize("ev, z", [(0, 0.0), (1, 0.0), (2, 0.0), (1, 1.0)])
 def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z, shared):
     budget = 60 if z == 0 else 200     # racing starts after simcards.search.RACE_MIN_SAMPLES samples

@@ -38,6 +38,31 @@ def test_the_keys_model_prefers_more_keys():
     assert _model([1, 1]) == pytest.approx(0.5)      # whoever loses the next key loses
 
 
+def _plain_model(keys, memo):
+    """The keys model as rule 18 reads, a plain recursion (the compiled one runs on an
+    explicit stack, since numba 0.68 refuses a self-recursive function called from Python):
+    the same states in the same order, so the same values to the bit. A memoized state's
+    value depends in its last bits on the seat order it was first met in, so each call
+    starts with an empty memo, as the compiled one does here."""
+    if min(keys) <= 0:
+        return 1.0 / keys.count(max(keys)) if keys[0] == max(keys) else 0.0
+    key = (keys[0], tuple(sorted(keys[1:])))
+    if key not in memo:
+        v = 0.0
+        for i in range(len(keys)):
+            v += _plain_model([k - (j == i) for j, k in enumerate(keys)], memo)
+        memo[key] = v / len(keys)
+    return memo[key]
+
+
+def test_the_keys_model_equals_the_plain_recursion_to_the_bit():
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        keys = [int(v) for v in rng.integers(0, 7, size=int(rng.integers(2, 5)))]
+        assert _model(keys) == _plain_model(keys, {})
+    assert _model([9, 9, 9, 9]) == _plain_model([9, 9, 9, 9], {})
+
+
 @pytest.mark.parametrize("ev,rollout", [(1, 1), (0, 2), (1, 0)])
 def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, rollout):
     lineup = ["suit_chaser", "threshold", "greedy", "suit_chaser"]
