@@ -53,7 +53,9 @@ def list_strategies(game: str, strategy_dirs=()) -> list[str]:
     """Names of the usable strategies of a game (built-in, ``SIMCARDS_STRATEGY_PATH`` and
     ``strategy_dirs``); ``simcards strategies GAME`` also shows the broken files and why."""
     from simcards.strategy_registry import strategies_for
-    return [n for n, i in strategies_for(get_game(game), strategy_dirs).items() if not i.problem]
+    from simcards.validate import check_folders
+    dirs = check_folders(strategy_dirs, "strategy_dirs")
+    return [n for n, i in strategies_for(get_game(game), dirs).items() if not i.problem]
 
 
 def rule_options(game: str) -> dict:

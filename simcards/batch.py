@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from simcards.errors import IllegalMoveError, SimcardsError
+from simcards.errors import IllegalMoveError, SimcardsError, StrategyError
 from simcards.frame import FrameBuilder
 from simcards.kernels import (ST_GAME, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST_STRATEGY,
                               STATUS_SIZE, load_kernel)
@@ -21,7 +21,7 @@ from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 from simcards.strategy_registry import StrategyInfo, check_strategies, seat_strategies, strategies_for
 from simcards.tables import attach as attach_tables
-from simcards.validate import strategy_names
+from simcards.validate import check_folders, strategy_names
 
 ProgressFn = Callable[[int], None]
 
@@ -79,7 +79,7 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
     spec = get_game(game)
     strategies = strategy_names(strategies)
     spec.check_players(len(strategies))
-    strategy_dirs = tuple(str(d) for d in strategy_dirs)
+    strategy_dirs = check_folders(strategy_dirs)      # a str is refused, never split into letters
     known = strategies_for(spec, strategy_dirs)      # listed once for the three checks below
     strategies, files, strategy_params = seat_strategies(spec, strategies, strategy_dirs, known)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
@@ -97,26 +97,108 @@ def prepare(game: str, strategies: Sequence[str], seed: int = 0,
                  tuple(infos[n] for n in kernel_files), strategy_params, strategy_dirs)
 
 
-def run_range(batch: Batch, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Games start..start+count-1 on the calling thread: (seat records, game records)."""
+class RunStopped(SimcardsError):
+    """A chunk stopped between two games because its run's stop flag was set (SIGINT, SIGTERM,
+    a time limit: simcards.runner); its records are incomplete and are not kept."""
+
+
+def check_time_limit(seconds, name: str = "time limit") -> float | None:
+    """A time limit in seconds: None (no limit) or a positive, finite number; else one line."""
+    if seconds is None:
+        return None
+    import math
+    if (isinstance(seconds, bool) or not isinstance(seconds, (int, float, np.integer, np.floating))
+            or not math.isfinite(seconds) or seconds <= 0):
+        raise SimcardsError(f"bad {name} {seconds!r}: expected a positive number of seconds")
+    return float(seconds)
+
+
+def new_stop_flag() -> np.ndarray:
+    """A run's stop flag: the kernel reads ``flag[0]`` between games and returns early once
+    another thread sets it."""
+    return np.zeros(1, np.int64)
+
+
+def run_range(batch: Batch, start: int, count: int, stop: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Games start..start+count-1 on the calling thread: (seat records, game records).
+
+    ``stop``: the run's stop flag (``new_stop_flag``), set by another thread to stop the
+    kernel between games; RunStopped is raised then. A strategy that raises (an exception in
+    its compiled code) is named in one line with the game (StrategyError)."""
     n = batch.n_players
     seat_out = np.zeros((count, n, batch.seat_width), np.int64)
     game_out = np.zeros((count, len(batch.spec.game_columns)), np.int64)
     status = np.zeros(STATUS_SIZE, np.int64)
-    batch.kernel(check=False).play_batch(batch.seed, start, count, batch.sids, batch.params,
-                                         batch.strategy_params, seat_out, game_out, status)
+    stop = new_stop_flag() if stop is None else stop
+    kernel = batch.kernel(check=False)
+    try:
+        done = kernel.play_batch(batch.seed, start, count, batch.sids, batch.params,
+                                 batch.strategy_params, seat_out, game_out, status, stop)
+    except SimcardsError:
+        raise
+    except Exception as exc:     # raised in compiled code: a strategy's, found with its game
+        raise strategy_raised(batch, exc, range(start, start + count), kernel) from None
     if status[ST_ILLEGAL] != 0:
         raise_illegal(batch, status)
+    if done < count:
+        raise RunStopped(f"the run was stopped before game index {start + done}")
     return seat_out, game_out
 
 
 def raise_illegal(batch: Batch, status: np.ndarray) -> None:
-    """The kernel stopped at an illegal move: name the strategy, the game and the move."""
+    """The kernel stopped at an illegal move: name the strategy, its file, the game and the move."""
     g, seat, kind, move, sid = (int(status[i]) for i in (ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY))
     decision = batch.spec.decisions[kind].name if 0 <= kind < len(batch.spec.decisions) else kind
+    path = str(batch.infos[sid].path) if 0 <= sid < len(batch.infos) else ""
     raise IllegalMoveError(batch.spec.name, batch.strategies[seat], g, batch.seed, seat,
                            f"{move} ({batch.spec.describe_move(kind, move)})",
-                           f"not a legal answer to the {decision!r} decision")
+                           f"not a legal answer to the {decision!r} decision", path)
+
+
+def strategy_raised(batch: Batch, exc: BaseException, games: Sequence[int] | None = None,
+                    kernel=None) -> SimcardsError:
+    """The one line for an exception raised in a kernel (a strategy's ``raise``, an index past
+    an array's end: user strategies are compiled with bounds checks, simcards.kernels):
+    the first game of ``games`` that raises it, found by playing them again one at a time (a
+    chunk's worth of games, on the failure path only), then that game played by the
+    plain-Python twin (simcards.replay.play_reference), which raises the same exception with
+    the strategy's file and line. Where the twin does not raise it, the line names the game
+    and the line-up's strategies."""
+    what = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    game = None
+    if games is not None and kernel is None and len(games) == 1:
+        game = games[0]
+    elif games is not None and kernel is not None:
+        seat_out = np.zeros((1, batch.n_players, batch.seat_width), np.int64)
+        game_out = np.zeros((1, len(batch.spec.game_columns)), np.int64)
+        for g in games:
+            try:
+                kernel.play_batch(batch.seed, g, 1, batch.sids, batch.params, batch.strategy_params,
+                                  seat_out, game_out, np.zeros(STATUS_SIZE, np.int64), new_stop_flag())
+            except Exception:        # noqa: BLE001 (the kernel's exception, whatever its class)
+                game = g
+                break
+    if game is not None:
+        from simcards.replay import play_reference
+        try:
+            play_reference(batch.spec.name, batch.strategies, batch.seed, game, batch.rules, batch=batch)
+        except SimcardsError as found:      # the twin names the strategy, its file and line
+            if isinstance(found, StrategyError):
+                return found
+        except Exception:                   # noqa: BLE001 (the twin failed otherwise: say what we know)
+            pass
+    where = f"game index {game}" if game is not None else "a game"
+    return StrategyError(
+        f"{where} of {batch.spec.name} (seed {batch.seed}) raised {what} in compiled code; "
+        f"its strategies: {describe_strategies(batch.infos)}")
+
+
+def describe_strategies(infos: Sequence[StrategyInfo]) -> str:
+    """The strategies of a kernel, each user's with its file: 'expert, loop (/x/five_alive/loop.py)'."""
+    from simcards.strategy_registry import BUILTIN_PACKAGE
+    return ", ".join(info.name if info.module.startswith(BUILTIN_PACKAGE + ".") else f"{info.name} ({info.path})"
+                     for info in infos)
 
 
 def frame_attrs(batch: Batch) -> dict[str, Any]:

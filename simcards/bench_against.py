@@ -75,11 +75,12 @@ size = min(a["games"], 10_000)
 seat_out = np.ones((size, batch.n_players, batch.seat_width), np.int64)
 game_out = np.ones((size, len(batch.spec.game_columns)), np.int64)
 status = np.zeros(STATUS_SIZE, np.int64)
-extra = ((batch.strategy_params,) if "sparams" in inspect.signature(kernel.play_batch.py_func).parameters
-         else ())                                                                # (the release has none)
+named = inspect.signature(kernel.play_batch.py_func).parameters
+extra = (batch.strategy_params,) if "sparams" in named else ()                  # (the release has none)
+stop = (np.zeros(1, np.int64),) if "stop" in named else ()                      # (nor a stop flag)
 def play(first, count):
     kernel.play_batch(batch.seed, first, count, batch.sids, batch.params, *extra, seat_out[:count],
-                      game_out[:count], status)
+                      game_out[:count], status, *stop)
 play(0, size)                                                                   # warm up
 warm_cpu = 0.0
 warm_steps = 0

@@ -13,13 +13,24 @@ building right now (its file lock held) is skipped and reported, never pulled fr
 Processes that have loaded a kernel keep it in memory; the next run of each line-up compiles
 again, and says so (simcards.kernel_waits).
 
+Nothing in the folder is trusted as it is: numba's files of the generated modules end in a
+checksum (simcards.cached_load), each table has one beside it (``<table>.npy.sha256``,
+simcards.tables), and a generated module's source is compared with the text it is generated
+from (simcards.kernels); an item that fails is removed, said in one line (``damaged``) and made
+again. A folder simcards may not write in is no error either (``usable_kernel_dir``): what it
+holds is read, the rest is compiled in memory, and that is said once (``cannot_write``).
+
 This module imports neither numba nor the engines: ``simcards cache`` starts as fast as ``--help``.
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import sys
+import tempfile
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +113,61 @@ def _bad_folder(folder: Path, why: str) -> SimcardsError:
                          "or ~/.cache)")
 
 
+#: What an OSError says when the folder is there, or could be, but simcards may not write in it
+#: (read-only, no permission, a full disk or quota, a file-size limit): a cache it runs without.
+_CANNOT_WRITE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT,
+                           errno.EFBIG})
+
+
+def usable_kernel_dir(folder: Path | None = None) -> tuple[Path, bool]:
+    """``kernel_dir()`` (or a folder in it), created if need be, and whether simcards may write in it.
+
+    A folder simcards may not create or write in (read-only, no permission, a full disk) is a
+    cache it runs without: said once on stderr (``cannot_write``); what it holds is read as it is
+    (verified, simcards.cached_load), what it lacks is compiled or built in memory and not kept,
+    and no lock is taken in it. A path that cannot be a folder (a file is there) is the user's
+    setting: one line (SimcardsError), as ``made_kernel_dir``."""
+    folder = kernel_dir() if folder is None else Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()      # numba's own test of a cache folder
+    except OSError as exc:
+        if exc.errno not in _CANNOT_WRITE:
+            raise _bad_folder(folder, "a file is there" if folder.is_file()
+                              else (exc.strerror or str(exc)).lower()) from None
+        cannot_write(exc)
+        return folder, False
+    return folder, True
+
+
+_told: set[str] = set()
+_telling = threading.Lock()
+
+
+def tell(line: str, once: str | None = None) -> None:
+    """One line on stderr about the cache (an item found damaged, a folder simcards cannot write
+    in), once per process for each ``once`` (default: the line itself). A fault of the cache is
+    never an error: the run goes on, from code compiled again or in memory."""
+    with _telling:
+        if (once or line) in _told:
+            return
+        _told.add(once or line)
+    print(line, file=sys.stderr, flush=True)
+
+
+def cannot_write(exc: OSError) -> None:
+    """Say, once per process, that the kernel folder cannot be written and why."""
+    why = (exc.strerror or str(exc)).lower()
+    tell(f"cannot write the kernel cache {kernel_dir()} ({why}): compiling in memory what it "
+         "does not hold, nothing is cached", once="cannot write")
+
+
+def damaged(label: str, remedy: str = "compiling it again") -> None:
+    """Say, once per process and item, that a cached item (``label``: "cached kernel for
+    five-alive (random)") failed its checksum, was removed and is made again."""
+    tell(f"{label} was damaged: {remedy}")
+
+
 @dataclass(frozen=True)
 class Item:
     """One kernel, table builder, table or yardstick: every file that belongs to it."""
@@ -138,7 +204,7 @@ def items(folder: Path | None = None) -> list[Item]:
 
     An item's files share the part of their names before the first dot: the generated
     ``<module>.py``, its ``.lock``, and in ``__pycache__`` numba's ``<module>.<function>-<line>.*``
-    and Python's ``<module>.cpython-*.pyc``; a table's ``.npy`` and its lock."""
+    and Python's ``<module>.cpython-*.pyc``; a table's ``.npy``, its checksum and its lock."""
     folder = kernel_dir() if folder is None else Path(folder)
     if folder.exists() and not folder.is_dir():
         raise _bad_folder(folder, "a file is there")

@@ -84,6 +84,8 @@ def program() -> None:
     the operating system frees the memory at once. ``app`` itself (CliRunner tests, a caller's
     own process) exits as usual."""
     import atexit
+    import signal
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         app(prog_name="simcards")
         code = 0
@@ -120,6 +122,32 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+#: the signals that stopped the command (SIGTERM, recorded by program()'s handler)
+_signals: list[int] = []
+
+
+def interrupted(exc: KeyboardInterrupt) -> None:
+    """A command stopped by SIGINT or SIGTERM: one line (what a run folder keeps, how to
+    finish), and exit code 128 + the signal, as a shell reports a process the signal killed."""
+    import signal
+    note = str(exc)
+    err.print(f"interrupted: {note}" if note else "interrupted", highlight=False, markup=False,
+              soft_wrap=True)
+    raise typer.Exit(128 + (_signals[-1] if _signals else signal.SIGINT))
+
+
+def _on_sigterm(signum, frame) -> None:
+    """SIGTERM takes SIGINT's path (whatever handles SIGINT now), instead of Python's default,
+    which ends the process at once: saved chunks are kept and the command says so."""
+    import signal
+    _signals.append(signum)
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:
+        raise KeyboardInterrupt
+
+
 def command_help(doc: str | None) -> tuple[str, str]:
     """A command's help with each paragraph of its docstring on one line, and the first
     paragraph (its line in ``simcards --help``). typer keeps a docstring's line breaks, so an
@@ -135,17 +163,46 @@ def command(name: str):
         text, first = command_help(func.__doc__)
         @functools.wraps(func)
         def run(*args, **kwargs):
+            from simcards.outputs import holding_locks
             from simcards.waits import kernel_notes
             try:
-                with kernel_notes(err):
+                with holding_locks(), kernel_notes(err):    # the outputs' locks: the whole command
                     return func(*args, **kwargs)
             except (SimcardsError, IllegalMoveError) as exc:
                 fail(str(exc))
+            except KeyboardInterrupt as exc:
+                interrupted(exc)
         return app.command(name, help=text, short_help=first)(run)
     return wrap
 
 
+def _option_range(option: str, value: Optional[int], low: int, high: Optional[int] = None,
+                  why: str = "") -> None:
+    """A number option out of its range: one line naming the option, its value and the range
+    (typer has checked that it is an integer)."""
+    if value is None or (low <= value and (high is None or value <= high)):
+        return
+    accepted = (f"an integer {low}..{high}" if high is not None else
+                "a positive integer" if low == 1 else f"an integer {low} or more")
+    raise SimcardsError(f"bad {option} {value}: expected {accepted}" + (f" ({why})" if why else ""))
+
+
+def _check_players(spec, players: Optional[int]) -> None:
+    if players is not None and not spec.min_players <= players <= spec.max_players:
+        raise SimcardsError(f"bad --players {players}: {spec.name} is played by {spec.min_players} "
+                            f"to {spec.max_players} players, not {players}")
+
+
+def _check_seed(seed: int) -> None:
+    from simcards.rng import MAX_SEED
+    _option_range("--seed", seed, 0, MAX_SEED)
+
+
 def _strategy_list(spec, players: Optional[int], strategies: Optional[str]) -> list[str]:
+    _check_players(spec, players)
+    if strategies is not None and not strategies.strip():
+        raise SimcardsError(f"bad --strategies {strategies!r}: expected strategy names separated by "
+                            f"commas, or leave it out for {spec.bench_strategy} in every seat")
     names = [s.strip() for s in strategies.split(",")] if strategies else [spec.bench_strategy]
     if any(not s for s in names):
         raise SimcardsError(f"bad strategy list {strategies!r}: expected names separated by commas")
@@ -244,6 +301,10 @@ def run_cmd(
              "so strategy rows are net of seat; --no-rotate keeps each strategy in its seat.")] = None,
     strategy_dir: StrategyDirOpt = None,
     force: ForceOpt = False,
+    time_limit: Annotated[Optional[float], typer.Option(
+        "--time-limit", help="Stop the run after this many seconds of play (the compile not counted), "
+             "keeping the chunks saved in --run-dir, and name the strategies: one of them may never "
+             "return. Threads on this machine only, not --cluster.")] = None,
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
     from simcards import outputs
@@ -254,6 +315,8 @@ def run_cmd(
     from simcards.validate import check_optional_counts
     from simcards.waits import progress_bar
     spec = get_game(game)
+    _option_range("--games", games, 1)
+    _check_seed(seed)
     names = _strategy_list(spec, players, strategies)
     if out_path is not None and summary_only:
         raise SimcardsError("--out writes every game's rows, which --summary-only does not keep: use one of them")
@@ -269,19 +332,28 @@ def run_cmd(
     rotated = should_rotate(rotate, names, summary_only)
 
     from simcards.designs import rotated_lineups
-    from simcards.runner import stored_chunk_size
+    from simcards.run_folder import order_folder, stored_chunk_size
     seatings = rotated_lineups(names) if rotated else [tuple(names)]
 
     def spec_for(seating, n):
         # a resumed run keeps the chunks it was cut into, whatever --threads says now
         folder = None if run_dir is None or not resume else (
-            run_dir / f"order-{seatings.index(tuple(seating)):02d}" if rotated else run_dir)
+            run_dir / order_folder(seatings.index(tuple(seating))) if rotated else run_dir)
         return RunSpec.create(game, seating, n, seed, parse_assignments(rule),
                               chunk_size=chunk_size or stored_chunk_size(folder),
                               summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
 
     run = spec_for(names, games)        # validates every input, whichever way it is played
     backend = backend_for(cluster, threads, workers)
+    if time_limit is not None:
+        from simcards.batch import check_time_limit
+        from simcards.runner import ThreadBackend
+        if not isinstance(backend, ThreadBackend):
+            raise SimcardsError("--time-limit stops threads on this machine: it does not go with --cluster "
+                                "(or $SIMCARDS_CLUSTER)")
+        backend.time_limit = check_time_limit(time_limit, "--time-limit")
+    if hasattr(backend, "reach"):
+        backend.reach()     # a scheduler's address: reached, or one line, before anything is written
     if run_dir is not None and force:
         outputs.clear_run_folder(run_dir)
     with progress_bar(err, games) as bar:
@@ -290,8 +362,9 @@ def run_cmd(
                                      resume=resume, progress=bar.advance)
         else:
             result = execute(run, backend, run_dir, resume, progress=bar.advance)
-    if summary_only:
-        out.print(summary_table(result.summary(), f"{game}: {result.games:,} games (summary only), seed {seed}"))
+    if summary_only:       # the same design as with rows: rotated totals for a rotated run
+        title = describe(result) if rotated else f"{result.games:,} games (summary only)"
+        out.print(summary_table(result.summary(), f"{game}: {title}, seed {seed}"))
         unfinished = result.unfinished
     else:
         from simcards.stats import unfinished_games
@@ -323,6 +396,9 @@ def replay_cmd(
     json_path: Annotated[Optional[Path], typer.Option(
         "--json", help="Also write the replay as data: every decision, the view the strategy saw, the move.")] = None,
     force: ForceOpt = False,
+    decision_time_limit: Annotated[float, typer.Option(
+        "--decision-time-limit", help="Stop the replay when one decision takes longer than this many "
+             "seconds, naming its strategy: it may never return.")] = 10.0,
 ) -> None:
     """Play one game on the fast engine, check it move by move against the reference engine, print it.
 
@@ -336,12 +412,15 @@ def replay_cmd(
     from simcards.replay_story import as_json, as_lines, tell
     from simcards.validate import check_game_index
     spec = get_game(game)
+    _check_seed(seed)
     names = _strategy_list(spec, players, strategies)
     check_game_index(game_index)
     if json_path is not None:
         outputs.check_output_file(json_path, force, "--json", suffixes=(".json",))
+    from simcards.batch import check_time_limit
+    check_time_limit(decision_time_limit, "--decision-time-limit")
     rec = record(game, names, seed, game_index, parse_assignments(rule), stop_at_illegal=True,
-                 strategy_dirs=strategy_dir or ())
+                 strategy_dirs=strategy_dir or (), decision_time_limit=decision_time_limit)
     story = tell(rec)
     if json_path is not None:   # first: the story ends with the illegal move, if any
         outputs.write_file(json_path, lambda tmp: tmp.write_text(
@@ -396,6 +475,12 @@ def bench_cmd(
     from simcards.bench_release import RELEASE
     from simcards.registry import get_game
     spec = get_game(game)
+    _option_range("--games", games, 1)
+    _option_range("--reference-games", reference_games, 1)
+    _check_players(spec, players)
+    _check_seed(seed)
+    _option_range("--repeat", repeat, 1)
+    _option_range("--rounds", rounds, 1)
     # each option belongs to one of the two measures: never taken and then ignored
     if against is not None and repeat is not None:
         raise SimcardsError(f"--repeat {repeat} sets the passes of the usual rows: with --against, "
@@ -547,7 +632,8 @@ def tune_cmd(
     from simcards.waits import progress_bar
     from simcards.registry import get_game
     spec = get_game(game)
-    spec.check_players(players)
+    _check_players(spec, players)
+    _check_seed(seed)
     check_optional_counts(thread_count=threads)
     dirs = [str(d) for d in strategy_dir or ()]
     names = [s.strip() for s in pool.split(",")] if pool else default_pool(game, strategy, dirs)
@@ -555,6 +641,8 @@ def tune_cmd(
                         parse_assignments(rule), dirs)
     target = alias_path(out_dir, game, strategy)
     record = Path(out_dir) / f"tune-{game}-{strategy}"
+    from simcards.outputs import take_lock
+    take_lock(target, "--out")      # for the command: a second tune of it is refused; --out is writable
     for path in (target, record):
         if path.exists() and not force:
             raise SimcardsError(f"{str(path)!r} exists: use --force to replace it, or another --out")

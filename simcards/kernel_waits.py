@@ -12,7 +12,10 @@ waited for both before (Five Alive: 16 s more).
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -39,6 +42,12 @@ def is_cached(folder: Path, modname: str, entry: str = "play_batch") -> bool:
     return any(any(p.glob(f"{modname}.{entry}-*.nbi")) for p in places)
 
 
+def _compiled(module: ModuleType, entry: str) -> bool:
+    """Whether numba compiled the entry point rather than load it: its cache missed."""
+    stats = getattr(getattr(module, entry, None), "stats", None)
+    return bool(stats is not None and sum(stats.cache_misses.values()))
+
+
 def _timed(game: str, entry: str) -> str:
     """The key of an entry point's last compile time (a run's and a replay's differ)."""
     return game if entry == "play_batch" else f"{game} {entry}"
@@ -52,16 +61,26 @@ def estimate_seconds(folder: Path, game: str) -> float:
 
 
 def _remember(folder: Path, game: str, seconds: float) -> None:
-    from simcards.outputs import write_text
+    """Keep the compile's time for the next estimate, write-then-rename; only an estimate: a
+    kernel folder that cannot be written (read-only, full; simcards.cache_folder.usable_kernel_dir)
+    keeps none, and stops nothing."""
     try:
         times = json.loads((folder / _TIMES).read_text())
     except (OSError, ValueError):
         times = {}
+    if not isinstance(times, dict):
+        times = {}
     times[game] = round(seconds, 1)
+    tmp = None
     try:
-        write_text(folder / _TIMES, json.dumps(times, indent=1))
-    except OSError:   # only an estimate: a read-only cache folder must not stop a run
-        pass
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{_TIMES}.", suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(json.dumps(times, indent=1))
+        os.replace(tmp, folder / _TIMES)
+    except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def _play_no_games(spec, module: ModuleType, entry: str) -> None:
@@ -75,7 +94,7 @@ def _play_no_games(spec, module: ModuleType, entry: str) -> None:
     width = 2 + len(spec.seat_columns)
     if entry == "play_batch":
         module.play_batch(0, 0, 0, sids, params, sparams, np.zeros((0, n, width), np.int64),
-                          np.zeros((0, len(spec.game_columns)), np.int64), status)
+                          np.zeros((0, len(spec.game_columns)), np.int64), status, np.zeros(1, np.int64))
     else:
         empty = np.zeros((0, 0), np.int64)
         module.record_game(0, -1, sids, params, sparams, np.zeros((0, 3), np.int64), empty, empty,
@@ -96,6 +115,10 @@ def announce_compile(spec, names: tuple[str, ...], module: ModuleType, folder: P
         _play_no_games(spec, module, entry)
     finally:
         seconds = time.perf_counter() - started
+        if cached and _compiled(module, entry):
+            # the cache held it damaged (simcards.cached_load): removed, and compiled after all
+            cached = False
+            emit("compile-start", estimate_s=estimate_seconds(folder, _timed(spec.name, entry)), **fields)
         if cached:
             emit("kernel-cached", seconds=seconds, **fields)
         else:

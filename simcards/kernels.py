@@ -10,41 +10,83 @@ project source it reaches through imports, transitively (simcards.sources), so
 an edited rule, view, helper or strategy gives a new module name and numba
 compiles it afresh; nothing else is cached on disk (simcards.config). Old
 modules stay in the kernel folder until ``simcards cache --clear``
-(simcards.cache_folder); they are never loaded again.
+(simcards.cache_folder); they are never loaded again. Nothing cached is trusted as it is: a
+module is made from the text generated now (a file on disk that differs is damaged), and
+numba's cached machine code is verified before it is loaded (simcards.cached_load); a folder
+simcards may not write in costs a compile in memory, never the run (``import_generated``).
 
 The game loop below is the same for every game; a game's fast module provides
 what simcards.registry.FAST_FUNCTIONS lists.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import linecache
 import os
 import platform
 import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numba
 import numpy as np
 from filelock import FileLock
 
 from simcards import sources
-from simcards.cache_folder import kernel_module, made_kernel_dir
+from simcards import cached_load
+from simcards.cache_folder import PYCACHE, cannot_write, damaged, kernel_module, usable_kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
 from simcards.registry import GameSpec
-from simcards.strategy_registry import StrategyInfo, compile_fault, decision_function, takes_params
+from numba.extending import intrinsic
+
+from simcards.strategy_registry import (StrategyInfo, compile_fault, decision_fault, decision_function,
+                                        takes_params)
 
 _TEMPLATE_VERSION = "9"
 _loaded: dict[str, ModuleType] = {}
 _last: dict[tuple, ModuleType] = {}      # (game, strategy modules, entry) -> the module loaded last
 _warm: set[tuple[str, str]] = set()     # (module, entry point) compiled or loaded from cache
 
-#: Slots of the status array a kernel fills when a strategy returns an illegal move.
+#: Slots of the status array a kernel fills when a strategy returns an illegal move; and, in the
+#: replay loop only, the decision under way (``ST_STEP``: its step + 1; ``ST_DECIDER``: its
+#: seat), which a watchdog on another thread reads (simcards.replay: a per-decision time limit).
 STATUS_SIZE = 8
-ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
+ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY, ST_STEP, ST_DECIDER = range(8)
+
+
+@intrinsic
+def as_move(typingctx, decision, move):
+    """``move``, the value the strategy function ``decision`` returned, as the int64 move the
+    engine takes: any integer (or bool) converts as ``np.int64`` would; anything else (a float,
+    which ``np.int64`` would truncate, a string, None, an array) stops the kernel's compile with
+    one line naming the strategy's file and the line of its ``return``
+    (simcards.strategy_registry.decision_fault), which also refuses a user's decision that
+    writes into its view. The check reads the strategy's own compile, which numba makes
+    before it links it into the kernel: it adds no compile, and a kernel that fails it is
+    never cached. No code of its own: the same conversion as before."""
+    fault = decision_fault(decision, move)
+    if fault:
+        raise numba.core.errors.TypingError(fault)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[1], signature.args[1], numba.types.int64)
+    return numba.types.int64(decision, move), codegen
+
+
+@intrinsic
+def stop_requested(typingctx, stop):
+    """Whether ``stop[0]`` is set: the run's stop flag, which another thread sets (SIGINT,
+    SIGTERM, a time limit; simcards.runner). Read between games, as a relaxed atomic load, so
+    that LLVM reads it each time instead of once before the loop."""
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        flag = builder.load_atomic(array.data, ordering="monotonic", align=8)
+        return builder.icmp_signed("!=", flag, flag.type(0))
+    return numba.types.boolean(stop), codegen
 
 # The game loop is written out as text twice, in the batch kernel and in the replay
 # loop, with the strategy dispatch written into it too. numba's own inlining
@@ -56,8 +98,9 @@ ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY = range(6)
 _BATCH = """
 
 @njit(**KERNEL_NJIT_OPTIONS)
-def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, status):
-    \"\"\"Games start..start+count-1; returns how many finished (fewer after an illegal move).\"\"\"
+def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, status, stop):
+    \"\"\"Games start..start+count-1; returns how many finished (fewer after an illegal move, or
+    when another thread sets ``stop[0]``, read between games).\"\"\"
     owner = E.new_state(sids.shape[0], params)
     rngs = np.zeros(2, np.uint64)
     st = borrow(owner)              # borrowed views: no atomic refcounts per call
@@ -65,6 +108,9 @@ def play_batch(seed, start, count, sids, params, sparams, seat_out, game_out, st
     srng = borrow(rngs[1:2])
     done = count
     for i in range(count):
+        if stop_requested(stop):
+            done = i
+            break
         g = start + i
         seed_game(grng, seed, g, STREAM_DEAL)
         seed_game(srng, seed, g, STREAM_STRATEGY)
@@ -100,6 +146,8 @@ def _play(st, grng, srng, sids, sparams, status, g, moves, snaps, raws):
             raws[step, :] = st
         p = {decider}
         sid = sids[p]
+        status[ST_DECIDER] = p          # the decision under way, for a watchdog (simcards.replay)
+        status[ST_STEP] = step + 1
 {dispatch}
         if not ok:
             _illegal(status, g, p, k, m, sid)
@@ -234,7 +282,8 @@ def _dispatch(spec: GameSpec, infos: Sequence[StrategyInfo], indent: str, turn: 
         out.append(f"    view{k} = " + _CALLS[turn]["{view}"].replace("{name}", d.name))
         for i in range(n_strategies):
             extra = ", sparams[p]" if _takes_params(spec, infos[i], d) else ""
-            call = f"m = np.int64(s{i}_{d.function}(view{k}, srng{extra}))"
+            f = f"s{i}_{d.function}"
+            call = f"m = as_move({f}, {f}(view{k}, srng{extra}))"
             if n_strategies == 1:
                 out.append(f"    {call}")
             elif i < n_strategies - 1:
@@ -254,7 +303,26 @@ def _takes_params(spec: GameSpec, info: StrategyInfo, decision) -> bool:
     return bool(takes_params(getattr(importlib.import_module(module), function)))
 
 
+def _user_bounds_checks(spec: GameSpec, infos: Sequence[StrategyInfo]) -> None:
+    """A user's decisions are compiled with numba's bounds checks: an index past the end of an
+    array raises IndexError, named in one line with its game (simcards.batch.strategy_raised),
+    instead of reading another field or crashing the process. numba hands the flag down to the
+    helpers compiled for them. A user who wants the speed back says so:
+    ``@njit(boundscheck=False, ...)``. (Here, in the file whose text is in every kernel's key:
+    the flag changes the compiled code.)"""
+    from simcards.strategy_registry import BUILTIN_PACKAGE
+    for info in infos:
+        if info.module.startswith(BUILTIN_PACKAGE + "."):
+            continue
+        for d in spec.decisions:
+            module, function = decision_function(spec, info, d)
+            fn = getattr(importlib.import_module(module), function)
+            if module == info.module and not fn.overloads and fn.targetoptions.get("boundscheck") is None:
+                fn.targetoptions["boundscheck"] = True
+
+
 def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
+    _user_bounds_checks(spec, infos)
     names = [i.name for i in infos]
     lines = [
         f"# Generated by simcards.kernels for {spec.name} with strategies {', '.join(names)}.",
@@ -263,6 +331,7 @@ def _source(spec: GameSpec, infos: Sequence[StrategyInfo], key: str) -> str:
         "from numba import njit",
         "from simcards.config import KERNEL_HELPER_NJIT_OPTIONS, KERNEL_NJIT_OPTIONS",
         "from simcards.kernels import ST_ILLEGAL, ST_GAME, ST_SEAT, ST_KIND, ST_MOVE, ST_STRATEGY",
+        "from simcards.kernels import ST_STEP, ST_DECIDER, as_move, stop_requested",
         "from simcards.rng import seed_game, STREAM_DEAL, STREAM_STRATEGY",
         "from simcards.borrow import borrow, keep_alive",
         f"import {spec.package}.fast as E",
@@ -340,12 +409,81 @@ def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo], deps: Sequence[Pat
 
 def write_source(path: Path, text: str) -> None:
     """Write a generated module's source unless the file already holds it, write-then-rename:
-    several processes (Dask workers, test workers) may race to create it."""
-    if not path.exists() or path.read_text() != text:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    several processes (Dask workers, test workers) may race to create it. A write that fails (a
+    full disk) leaves nothing behind and raises its OSError."""
+    try:
+        if path.read_bytes() == text.encode():
+            return
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
         os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def build_lock(path: Path, writable: bool) -> Iterator[None]:
+    """The file lock of an item of the kernel folder while it is made (one process makes it, the
+    others wait and load it); none in a folder simcards may not write in, where nothing is made."""
+    if not writable:
+        yield
+        return
+    lock = FileLock(str(path))
+    try:
+        lock.acquire()
+    except OSError as exc:          # the folder became unwritable since it was found writable
+        cannot_write(exc)
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def import_generated(folder: Path, modname: str, text: str, label: str, writable: bool) -> ModuleType:
+    """The generated module ``modname`` of source ``text``, imported from ``folder``, its numba
+    cache beside it (simcards.cached_load verifies it). The file is written if missing; a file
+    that does not hold ``text`` (no two texts share a name: the name carries their hash) is
+    damaged: said in one line (``label``: "cached kernel for five-alive (random)"), its compiled
+    code removed and compiled again. The module is always made from ``text``, never from what
+    the disk holds (nor from a ``.pyc``); with no file (a folder simcards may not write in) it is
+    compiled in memory and not cached. Called under ``build_lock``."""
+    path = folder / f"{modname}.py"
+    try:
+        on_disk = path.read_bytes()
+    except OSError:
+        on_disk = None
+    if on_disk is not None and on_disk != text.encode():
+        damaged(label)
+        for f in (folder / PYCACHE).glob(f"{modname}.*"):
+            with contextlib.suppress(OSError):
+                f.unlink()
+        on_disk = None
+    if on_disk is None and writable:
+        try:
+            write_source(path, text)
+            on_disk = text.encode()
+        except OSError as exc:
+            cannot_write(exc)
+    if on_disk is None:             # in memory: its text for tracebacks and numba's messages
+        linecache.cache[str(path)] = (len(text), None, text.splitlines(True), str(path))
+    cached_load.LABELS[modname] = label
+    module = ModuleType(modname)
+    module.__file__ = str(path)
+    sys.modules[modname] = module
+    try:
+        exec(compile(text, str(path), "exec"), module.__dict__)
+    except BaseException:
+        del sys.modules[modname]
+        raise
+    return module
 
 
 def kernel_module_name(spec: GameSpec, infos: Sequence[StrategyInfo],
@@ -378,19 +516,15 @@ def load_kernel(spec: GameSpec, infos: Sequence[StrategyInfo], check: bool = Tru
     if (modname, entry) in _warm:
         _last[memo] = _loaded[modname]
         return _loaded[modname]
-    folder = made_kernel_dir()
+    folder, writable = usable_kernel_dir()
     # One process compiles a kernel, the others wait and load it from numba's cache: without
     # the lock, processes started together (test workers, Dask workers on one machine, two
     # terminals) each compile the same kernel, at full cost.
-    with FileLock(str(folder / f"{modname}.lock")):
+    with build_lock(folder / f"{modname}.lock", writable):
         module = _loaded.get(modname)
         if module is None:
-            path = folder / f"{modname}.py"
-            write_source(path, _source(spec, infos, key))
-            module_spec = importlib.util.spec_from_file_location(modname, path)
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[modname] = module
-            module_spec.loader.exec_module(module)
+            label = f"cached kernel for {spec.name} ({', '.join(sorted({i.name for i in infos}))})"
+            module = import_generated(folder, modname, _source(spec, infos, key), label, writable)
             _loaded[modname] = module
         # compile now, on simcards.events; a strategy numba cannot compile is a user's file
         # with a fault: one line naming it, as for a file that cannot be imported

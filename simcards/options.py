@@ -69,7 +69,9 @@ class RuleOption:
                     self.maximum is not None and value > self.maximum):
                 raise bad
             return value
-        value = str(value).strip()
+        if not isinstance(value, str):     # str(["a"]) is no choice of anyone's
+            raise bad
+        value = value.strip()
         if self.choices and value not in self.choices:
             raise bad
         return value
@@ -77,8 +79,11 @@ class RuleOption:
 
 def resolve_options(game: str, options: tuple[RuleOption, ...],
                     given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Every option of the game with its value: the user's where given, else the default."""
-    given = dict(given or {})
+    """Every option of the game with its value: the user's where given, else the default.
+    ``given`` is a mapping (``{"lives": 3}``) or None; key=value text is the CLI's
+    (``parse_assignments``), refused here rather than half-parsed."""
+    from simcards.validate import check_rules
+    given = check_rules(given)
     known = {o.name: o for o in options}
     for key in given:
         if key not in known:

@@ -1,18 +1,32 @@
 """Where simcards writes: checked before any game is played, never clobbered by surprise.
 
-Three rules, the same for every command:
+Four rules, the same for every command:
 
 - every output path is checked before the first game (a folder where a file is
-  expected, a file where a folder is expected, a folder that cannot be written);
+  expected, a file where a folder is expected, a folder that cannot be written: the
+  check creates the output's lock file there, a real write, so a read-only mount is
+  found even by root, whom modes do not stop);
+- a writer holds a lock on its output for the whole command (``take_lock``): a second
+  simcards process writing the same ``--out`` file, report folder or run folder is
+  refused in one line naming the first one's pid. The lock is ``flock`` on a small file,
+  ``.NAME.lock`` beside an output file or ``.simcards.lock`` inside an output folder:
+  the kernel releases it when its process dies, however it dies, so a killed run never
+  blocks the next one; the file is removed when the lock is released;
 - an existing file or report folder is replaced only with ``--force``, and even
   then only files that simcards itself wrote are removed: a report folder keeps
-  their names in ``.simcards-written.json``, a run folder in its manifest;
-- every file is written under a temporary name beside its real one and renamed
-  into place, so an interruption never leaves half a file under the real name.
+  their names and checksums in ``.simcards-written.json`` (a file edited since, or a
+  name added by hand, stays), a run folder its manifest and parts;
+- every file is written under a temporary name beside its real one, unique to the
+  process and thread, and renamed into place (``atomic``), so an interruption, a full
+  disk or a file-size limit never leaves part of a file under the real name; such a
+  failure is one line (``WriteError``) naming the file and the reason.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
+import errno
+import hashlib
 import json
 import os
 import re
@@ -22,25 +36,69 @@ from typing import Iterable, Iterator
 
 from simcards.errors import SimcardsError
 
-WRITTEN = ".simcards-written.json"   # the files simcards wrote in a report folder
+try:
+    import fcntl
+except ImportError:     # Windows: filelock's lock, without the holder's pid
+    fcntl = None
+
+WRITTEN = ".simcards-written.json"   # the files simcards wrote in a report folder, with checksums
+WRITTEN_FORMAT = 2                  # 1: {"files": [names]}, without checksums: nothing in it is trusted
+FOLDER_LOCK = ".simcards.lock"      # the lock of an output folder (a report's, a run's), inside it
 FORCE_HINT = "add --force to replace it"
+
+
+class WriteError(SimcardsError):
+    """A file could not be written (full disk, file-size limit, read-only folder...)."""
+
+
+_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EFBIG: "file too large (the file-size limit, ulimit -f)",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EIO: "input/output error",
+    errno.ENOENT: "its folder is gone",
+}
+
+
+def reason(exc: OSError) -> str:
+    """What an OSError means for a user, in a few words."""
+    if exc.errno in _REASONS:
+        return _REASONS[exc.errno]
+    text = str(exc.strerror or exc) or type(exc).__name__
+    return text.splitlines()[0][:160]
+
+
+# ------------------------------------------------------------------ writing
+def _temporary(path: Path) -> Path:
+    # the suffix stays, so writers that choose a format by the name (pandas, matplotlib) still do;
+    # the leading dot hides it from a listing while it is written
+    return path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp{path.suffix}")
+
+
+def _temporaries_of(path: Path) -> re.Pattern:
+    return re.compile(re.escape(f".{path.name}.") + r"(\d+)-\d+\.tmp" + re.escape(path.suffix))
 
 
 @contextlib.contextmanager
 def atomic(path: str | Path) -> Iterator[Path]:
     """Yield a temporary name beside ``path``; rename it into place if the block succeeds.
 
-    The temporary name keeps the suffix, so writers that choose a format by the
-    name (pandas, matplotlib) still do; it starts with a dot, so a listing of the
-    folder does not show it while it is written."""
+    On any failure the temporary file is removed and ``path`` is left as it was (an older
+    file under it stays whole); an OSError (ENOSPC, EFBIG, EROFS...) becomes a WriteError,
+    one line naming ``path`` and the reason."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp{path.suffix}")
+    tmp = _temporary(path)
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {str(path)!r}: {reason(exc)}") from None
         raise
 
 
@@ -49,122 +107,335 @@ def write_text(path: str | Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def _check_writable_parent(path: Path, label: str) -> None:
-    """The nearest existing folder above ``path`` must be a folder we may write in."""
+def write_file(path: str | Path, write) -> Path:
+    """``write(tmp_path)`` writes the content; the file appears under ``path`` only when complete."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot write {str(path)!r}: {reason(exc)}") from None
+    with atomic(path) as tmp:
+        write(tmp)
+    return path
+
+
+def sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ------------------------------------------------------------------ locks
+class _Held:
+    def __init__(self, fd, created: list[Path], other=None):
+        self.fd, self.created, self.other, self.count = fd, created, other, 1
+
+
+_held: dict[str, _Held] = {}          # lock file -> its lock, taken once per process
+_held_mutex = threading.Lock()
+_scopes = threading.local()            # the stack of holding_locks() blocks of this thread
+_process_scope: list[str] = []         # locks taken outside any block: released at exit
+
+
+@contextlib.contextmanager
+def holding_locks() -> Iterator[None]:
+    """Locks taken (``take_lock``) inside the block are released when it ends: a command
+    holds its outputs' locks from its checks to its last write."""
+    stack = _scopes.__dict__.setdefault("stack", [])
+    mine: list[str] = []
+    stack.append(mine)
+    try:
+        yield
+    finally:
+        stack.remove(mine)
+        for key in reversed(mine):
+            _release(key)
+
+
+def lock_file(target: str | Path, folder: bool = False) -> Path:
+    target = Path(target)
+    return target / FOLDER_LOCK if folder else target.with_name(f".{target.name}.lock")
+
+
+def _read_pid(fd: int) -> str:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""
+
+
+def take_lock(target: str | Path, label: str, folder: bool = False) -> Path:
+    """Lock ``target`` (an output file, or with ``folder`` an output folder, created if new)
+    for the enclosing ``holding_locks`` block, or this process's life outside one.
+
+    Creating the lock file is the check that the folder can be written (one line if not).
+    A lock another simcards process holds is one line naming its pid; one this process
+    holds already is shared."""
+    target = Path(target)
+    path = lock_file(target, folder)
+    key = os.path.abspath(path)
+    with _held_mutex:
+        if key in _held:
+            _held[key].count += 1
+            _register(key)
+            return path
+    where = path.parent
+    created: list[Path] = []
+    missing = where
+    while not missing.exists() and missing != missing.parent:
+        created.append(missing)
+        missing = missing.parent
+
+    def cannot(exc: OSError) -> SimcardsError:
+        return SimcardsError(f"bad {label} {str(target)!r}: cannot write in {str(missing if created else where)!r} "
+                             f"({reason(exc)}), expected a folder you may write in")
+
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cannot(exc) from None
+    busy = (f"{label} {str(target)!r} is being written by another simcards process"
+            " (pid {pid}): wait for it to end, or choose another name")
+    if fcntl is None:       # pragma: no cover - Windows
+        import filelock
+        other = filelock.FileLock(str(path))
+        try:
+            other.acquire(timeout=0)
+        except filelock.Timeout:
+            raise SimcardsError(busy.replace(" (pid {pid})", "")) from None
+        except OSError as exc:
+            raise cannot(exc) from None
+        return _keep(key, _Held(None, created, other), path)
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except OSError as exc:
+            _remove_empty(created)
+            raise cannot(exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            pid = _read_pid(fd)
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise SimcardsError(busy.format(pid=pid or "unknown")) from None
+            raise cannot(exc) from None
+        # The holder before us removes the file before it lets go: we may hold a lock on a
+        # file that no longer has the name, which locks nothing. Then try again.
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return _keep(key, _Held(fd, created), path)
+
+
+def _keep(key: str, held: _Held, path: Path) -> Path:
+    with _held_mutex:
+        _held[key] = held
+    _register(key)
+    return path
+
+
+def _register(key: str) -> None:
+    stack = getattr(_scopes, "stack", None)
+    (stack[-1] if stack else _process_scope).append(key)
+
+
+def _release(key: str) -> None:
+    with _held_mutex:
+        held = _held.get(key)
+        if held is None:
+            return
+        held.count -= 1
+        if held.count > 0:
+            return
+        del _held[key]
+    if held.other is not None:      # pragma: no cover - Windows
+        held.other.release()
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(key)          # still locked: a process that opened it retries on the new file
+        os.close(held.fd)
+    _remove_empty(held.created)
+
+
+def _remove_empty(created: list[Path]) -> None:
+    """Folders made for a lock that nothing was written into (the command failed first)."""
+    for folder in created:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+@atexit.register
+def _release_all() -> None:
+    for key in reversed(_process_scope):
+        _release(key)
+    _process_scope.clear()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove_dead_temporaries(path: Path) -> None:
+    """Temporary names of ``path`` left by a writer that was killed (we hold its lock now)."""
+    pattern = _temporaries_of(path)
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path.parent):
+            found = pattern.fullmatch(name)
+            if found and not _pid_alive(int(found.group(1))):
+                with contextlib.suppress(OSError):
+                    (path.parent / name).unlink()
+
+
+# ------------------------------------------------------------------ checks
+def _check_parent_is_folder(path: Path, label: str) -> None:
+    """The nearest existing folder above ``path`` must be a folder (written in: take_lock)."""
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
         raise SimcardsError(f"bad {label} {str(path)!r}: {str(parent)!r} is a file, "
                             "expected a folder or a new name")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise SimcardsError(f"bad {label} {str(path)!r}: cannot write in {str(parent)!r}, "
-                            "expected a folder you may write in")
 
 
 def check_output_file(path: str | Path, force: bool, label: str = "--out",
                       suffixes: tuple[str, ...] = ()) -> Path:
-    """Refuse, before any game is played, an output file that cannot or should not be written."""
+    """Refuse, before any game is played, an output file that cannot or should not be
+    written; lock it for the command (``take_lock``)."""
     path = Path(path)
     if suffixes and path.suffix not in suffixes:
         raise SimcardsError(f"bad output file {str(path)!r}: expected a {' or '.join(suffixes)} name")
     if path.is_dir():
         raise SimcardsError(f"bad {label} {str(path)!r}: it is a folder, expected a file name")
+    _check_parent_is_folder(path, label)
+    take_lock(path, label)
     if path.exists() and not force:
         raise SimcardsError(f"bad {label} {str(path)!r}: the file exists, expected a new name "
                             f"({FORCE_HINT})")
-    _check_writable_parent(path, label)
-    return path
-
-
-def write_file(path: str | Path, write) -> Path:
-    """``write(tmp_path)`` writes the content; the file appears under ``path`` only when complete."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic(path) as tmp:
-        write(tmp)
+    _remove_dead_temporaries(path)
     return path
 
 
 # ------------------------------------------------------------------ report folders
-def written_files(folder: str | Path) -> set[str]:
-    """Names simcards wrote in ``folder`` (as listed there); a missing or unreadable list lists nothing."""
+def _plain(name) -> bool:
+    return (isinstance(name, str) and name not in ("", ".", "..", WRITTEN, FOLDER_LOCK)
+            and name == Path(name).name and "/" not in name and "\\" not in name and "\0" not in name)
+
+
+def written_checksums(folder: str | Path) -> dict[str, str]:
+    """The list of files simcards wrote in ``folder``, {name: sha256}: only plain names of
+    this folder with a checksum; a missing, garbled or old (format 1) list lists nothing."""
     try:
-        names = json.loads((Path(folder) / WRITTEN).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
-    # only plain names of this folder: an edited list must not reach elsewhere
-    return {n for n in names if isinstance(n, str) and n == Path(n).name and n not in ("", ".", "..")}
+        data = json.loads((Path(folder) / WRITTEN).read_text(encoding="utf-8"))
+        files = data["files"] if data.get("format") == WRITTEN_FORMAT else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {n: s for n, s in files.items() if _plain(n) and isinstance(s, str) and len(s) == 64}
+
+
+def written_files(folder: str | Path) -> set[str]:
+    """Names of files in ``folder`` that simcards wrote and nobody changed since: the list
+    records them and their content still hashes to the recorded checksum. Only these are
+    ever removed."""
+    folder = Path(folder)
+    mine = set()
+    for name, checksum in written_checksums(folder).items():
+        path = folder / name
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink() and sha256(path) == checksum:
+                mine.add(name)
+    return mine
+
+
+def _holds_files(folder: Path) -> bool:
+    return any(p.name != FOLDER_LOCK for p in folder.iterdir())
 
 
 def check_output_folder(folder: str | Path, force: bool, label: str = "--out-dir") -> Path:
     """Refuse, before any game is played, a report folder that is a file, cannot be written,
-    or already holds files (unless ``force``)."""
+    or already holds files (unless ``force``); lock it for the command (made if new)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise SimcardsError(f"bad {label} {str(folder)!r}: it is a file, expected a folder")
-    if folder.is_dir():
-        if not force and any(folder.iterdir()):
-            raise SimcardsError(f"bad {label} {str(folder)!r}: the folder already holds files, "
-                                f"expected a new or empty folder ({FORCE_HINT} "
-                                "with a new report: only files simcards wrote there are removed)")
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise SimcardsError(f"bad {label} {str(folder)!r}: cannot write in it, "
-                                "expected a folder you may write in")
-    else:
-        _check_writable_parent(folder, label)
+    _check_parent_is_folder(folder, label)
+    take_lock(folder, label, folder=True)
+    if not force and _holds_files(folder):
+        raise SimcardsError(f"bad {label} {str(folder)!r}: the folder already holds files, "
+                            f"expected a new or empty folder ({FORCE_HINT} "
+                            "with a new report: only files simcards wrote there are removed)")
     return folder
 
 
 def finish_output_folder(folder: str | Path, names: Iterable[str]) -> list[str]:
-    """Record the files just written and remove the ones simcards wrote before but not now
-    (the plots of an older report); files it never wrote stay. Returns the removed names."""
+    """Record the files just written, with their checksums, and remove the ones simcards
+    wrote before but not now (the plots of an older report) if nobody changed them since;
+    files it never wrote, or that were edited, stay. Returns the removed names."""
     folder = Path(folder)
-    names = sorted(set(names))
+    names = sorted(n for n in set(names) if _plain(n))
     stale = sorted(written_files(folder) - set(names))
     for name in stale:
         with contextlib.suppress(FileNotFoundError):
             (folder / name).unlink()
-    write_text(folder / WRITTEN, json.dumps({"files": names}, indent=1) + "\n")
+    files = {n: sha256(folder / n) for n in names if (folder / n).is_file()}
+    write_text(folder / WRITTEN, json.dumps({"format": WRITTEN_FORMAT, "files": files}, indent=1) + "\n")
     return stale
 
 
 # ------------------------------------------------------------------ run folders
 def check_run_folder(folder: str | Path, resume: bool, force: bool) -> Path:
-    """``--run-dir``: a folder (or a new name) we may write in; a folder holding a run needs
-    --resume (finish it) or --force (start again)."""
+    """``--run-dir``: a folder (or a new name) we may write in, locked for the command; a
+    folder holding a run needs --resume (finish it) or --force (start again)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise SimcardsError(f"bad --run-dir {str(folder)!r}: it is a file, expected a folder")
-    if folder.is_dir():
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise SimcardsError(f"bad --run-dir {str(folder)!r}: cannot write in it, "
-                                "expected a folder you may write in")
-    else:
-        _check_writable_parent(folder, "--run-dir")
+    _check_parent_is_folder(folder, "--run-dir")
     if resume and force:
         raise SimcardsError("--resume finishes the run in --run-dir and --force starts it again: use one of them")
+    take_lock(folder, "--run-dir", folder=True)
     return folder
 
 
 def clear_run_folder(folder: str | Path) -> list[Path]:
-    """Remove the run simcards saved in ``folder`` (its manifest and its parts, finished or
-    half-written), before ``--force`` starts the run again; anything else in the folder stays."""
-    from simcards.runner import MANIFEST  # the run folder's layout lives there
+    """Remove the run simcards saved in ``folder`` (its manifest, its parts and their records,
+    finished or half-written; a rotated run's seat-order folders alike), before ``--force``
+    starts the run again; anything else in the folder stays."""
+    from simcards import run_folder as names
     folder = Path(folder)
-    manifest = folder / MANIFEST
-    if not manifest.is_file():
-        return []
-    try:
-        json.loads(manifest.read_text(encoding="utf-8"))["run"]["chunk_size"]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise SimcardsError(f"bad --run-dir {str(folder)!r}: its {MANIFEST} is not a simcards "
-                            f"manifest ({exc}), expected a run folder; nothing was removed") from None
-    removed = [p for p in sorted((folder / "parts").glob("chunk-*")) if _PART.fullmatch(p.name)]
-    for path in removed + [manifest]:
-        path.unlink()
-    return removed + [manifest]
-
-
-# RunFolder's part names: chunk-000012.parquet / .json, and their temporary names
-_PART = re.compile(r"chunk-\d{6,}\.(parquet|json|tmp|json\.tmp)")
+    removed: list[Path] = []
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and names.ORDER_FOLDER.fullmatch(p.name)) \
+        if folder.is_dir() else []
+    manifests = [m for m in (w / names.MANIFEST for w in [folder, *subfolders]) if m.is_file()]
+    for manifest in manifests:      # every one checked before anything is removed
+        try:
+            json.loads(manifest.read_text(encoding="utf-8"))["run"]["chunk_size"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+            raise SimcardsError(f"bad --run-dir {str(folder)!r}: {str(manifest)} is not a simcards "
+                                f"manifest ({exc}), expected a run folder; nothing was removed "
+                                "(remove it by hand if the folder is a run folder)") from None
+    for where in [folder, *subfolders]:
+        manifest = where / names.MANIFEST
+        mine = names.part_files(where) + ([manifest] if manifest.is_file() else [])
+        for path in mine:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        removed += mine
+    return removed

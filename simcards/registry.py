@@ -5,6 +5,7 @@ import importlib
 import pkgutil
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
@@ -177,6 +178,7 @@ def contract_problems(spec: GameSpec) -> list[str]:
             problems += [f"reference.Game.{m}" for m in REFERENCE_METHODS
                          if not callable(getattr(game, m, None))]
     problems += bounds_problems(spec)
+    problems += bench_strategy_problems(spec)
     if any(d.default for d in spec.decisions):
         try:
             defaults = importlib.import_module(spec.package + ".defaults")
@@ -185,6 +187,19 @@ def contract_problems(spec: GameSpec) -> list[str]:
         except ImportError as exc:
             problems.append(f"{spec.package}.defaults cannot be imported ({exc})")
     return problems
+
+
+def bench_strategy_problems(spec: GameSpec) -> list[str]:
+    """``bench_strategy`` is what `simcards run` plays when no strategy is named, and what
+    `simcards bench` times: it must be one of the game's built-in strategy files (read as a
+    path, without importing the strategies: registration stays cheap)."""
+    import importlib.util
+    found = importlib.util.find_spec("simcards_strategies")
+    folder = Path(found.submodule_search_locations[0]) / spec.module_name if found else None
+    if folder is None or not (folder / f"{spec.bench_strategy}.py").is_file():
+        return [f"bench_strategy {spec.bench_strategy!r} (a built-in strategy: "
+                f"strategies/{spec.module_name}/{spec.bench_strategy}.py)"]
+    return []
 
 
 def bounds_problems(spec: GameSpec) -> list[str]:
@@ -264,6 +279,9 @@ def _import_named(name: str) -> None:
 
 
 def get_game(name: str) -> GameSpec:
+    if not isinstance(name, str):       # None, a list: one line, not an AttributeError below
+        from simcards.validate import check_game_name
+        check_game_name(name)
     if name not in _GAMES and not _discovered:
         _import_named(name)
     if name in _GAMES:

@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import functools
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from simcards.batch import Batch, prepare, raise_illegal
+from simcards.batch import Batch, check_time_limit, prepare, raise_illegal, strategy_raised
 from simcards.engine import save_memory
-from simcards.errors import IllegalMove, IllegalMoveError
-from simcards.kernels import ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, STATUS_SIZE
+from simcards.errors import IllegalMove, IllegalMoveError, SimcardsError, StrategyError, TimeLimitError
+from simcards.kernels import ST_DECIDER, ST_ILLEGAL, ST_KIND, ST_MOVE, ST_SEAT, ST_STEP, STATUS_SIZE
 from simcards.rng import STREAM_STRATEGY, PyRandom
 from simcards.strategy_registry import decision_function, takes_params
 
@@ -33,16 +35,24 @@ class Record:
 
 def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
            rules: Mapping[str, Any] | None = None, batch: Batch | None = None,
-           stop_at_illegal: bool = False, strategy_dirs: Sequence[str] = ()) -> Record:
+           stop_at_illegal: bool = False, strategy_dirs: Sequence[str] = (),
+           decision_time_limit: float | None = None) -> Record:
     """Play one game on the fast engine and keep every decision and state.
 
     An illegal move raises IllegalMoveError; with ``stop_at_illegal`` the record keeps
-    the game up to that move instead, and the move in ``extra["illegal"]``."""
+    the game up to that move instead, and the move in ``extra["illegal"]``. A decision that
+    takes more than ``decision_time_limit`` seconds raises TimeLimitError naming its strategy
+    (the compiled game runs on a thread the caller's thread watches, so SIGINT reaches the
+    caller too); a strategy that raises, a StrategyError naming it."""
+    decision_time_limit = check_time_limit(decision_time_limit, "decision time limit")
+    from simcards.validate import check_game_index
+    game_index = check_game_index(game_index)
     batch = batch or prepare(game, strategies, seed, rules, strategy_dirs=strategy_dirs)
     kernel = batch.kernel(entry="record_game")
     status = np.zeros(STATUS_SIZE, np.int64)
-    steps = kernel.count_steps(batch.seed, game_index, batch.sids, batch.params, batch.strategy_params,
-                               status)
+    steps = _watched(lambda: kernel.count_steps(batch.seed, game_index, batch.sids, batch.params,
+                                                batch.strategy_params, status),
+                     batch, game_index, status, decision_time_limit)
     size = kernel.snapshot_size(batch.n_players, batch.params)
     moves = np.zeros((steps, 3), np.int64)
     snaps = np.zeros((2 * steps + 1, size), np.int64)
@@ -51,8 +61,9 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
     seats = np.zeros((batch.n_players, batch.seat_width), np.int64)
     game_row = np.zeros(len(batch.spec.game_columns), np.int64)
     status[:] = 0
-    kernel.record_game(batch.seed, game_index, batch.sids, batch.params, batch.strategy_params, moves,
-                       snaps, raws, seats, game_row, status)
+    _watched(lambda: kernel.record_game(batch.seed, game_index, batch.sids, batch.params,
+                                        batch.strategy_params, moves, snaps, raws, seats, game_row, status),
+             batch, game_index, status, decision_time_limit)
     extra = {}
     if status[ST_ILLEGAL] != 0:
         if not stop_at_illegal:
@@ -60,6 +71,51 @@ def record(game: str, strategies: Sequence[str], seed: int, game_index: int,
         extra["illegal"] = {"kind": int(status[ST_KIND]), "seat": int(status[ST_SEAT]),
                             "move": int(status[ST_MOVE])}
     return Record(batch, game_index, moves, snaps, raws, seats, game_row, extra)
+
+
+#: How often the watching thread reads the decision under way (seconds).
+_WATCH_S = 0.05
+
+
+def _watched(call: Callable[[], Any], batch: Batch, game_index: int, status: np.ndarray,
+             decision_time_limit: float | None) -> Any:
+    """``call()``, a compiled replay of game ``game_index``, on a thread of its own, while this
+    thread reads the decision under way from ``status`` (``ST_STEP``, ``ST_DECIDER``, written
+    by the replay loop before each decision: simcards.kernels) and raises TimeLimitError when
+    one has taken more than ``decision_time_limit`` seconds. A decision that never returns
+    keeps its thread (a daemon: it does not hold the process at exit); the CLI leaves at once.
+    An exception in the compiled code is the strategy's, named in one line."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = call()
+        except BaseException as exc:  # noqa: BLE001 (handed to the watching thread)
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="simcards-replay", daemon=True)
+    worker.start()
+    step, since = -1, time.monotonic()
+    while True:
+        worker.join(_WATCH_S)
+        if not worker.is_alive():
+            break
+        now, current = time.monotonic(), int(status[ST_STEP])
+        if current != step:
+            step, since = current, now
+        elif decision_time_limit is not None and step > 0 and now - since > decision_time_limit:
+            seat = int(status[ST_DECIDER])
+            info = batch.infos[int(batch.sids[seat])]
+            raise TimeLimitError(
+                f"strategy file {info.path}: strategy {batch.strategies[seat]!r} did not return within "
+                f"the decision time limit of {decision_time_limit:g} s in {batch.spec.name} (seat {seat}, "
+                f"game index {game_index}, seed {batch.seed}, decision {step - 1} of the game)")
+    error = box.get("error")
+    if error is not None:
+        if isinstance(error, SimcardsError) or not isinstance(error, Exception):
+            raise error
+        raise strategy_raised(batch, error, [game_index]) from None
+    return box["result"]
 
 
 def _new_reference(batch: Batch, game_index: int):
@@ -193,7 +249,12 @@ def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: 
         file = batch.infos[batch.sids[seat]].name
         view = ref.view(kind)
         args = (view, srng, batch.strategy_params[seat]) if with_params[file][decisions[kind]] else (view, srng)
-        move = int(funcs[file][decisions[kind]](*args))
+        try:
+            move = int(funcs[file][decisions[kind]](*args))
+        except Exception as exc:     # a user's code: one line naming it, the game and the seat
+            raise StrategyError(f"{_raised_at(exc, batch.infos[batch.sids[seat]])}: strategy {name!r} "
+                                f"raised {_exception(exc)} in {batch.spec.name} (seat {seat}, game index "
+                                f"{game_index}, seed {batch.seed})") from exc
         save_memory(view.s, memory_at, seat, ref.memory[seat])
         try:
             ref.apply(kind, move)
@@ -202,3 +263,22 @@ def play_reference(game: str, strategies: Sequence[str], seed: int, game_index: 
                                    f"{move} ({batch.spec.describe_move(kind, move)})", str(exc)) from None
         moves.append((kind, seat, move))
     return ref, moves
+
+
+def _exception(exc: BaseException) -> str:
+    """'ValueError: boom' on one line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _raised_at(exc: BaseException, info) -> str:
+    """'strategy file F line N' of the deepest frame of the exception in the strategy's file or
+    its folder (a helper it imports), else the strategy's file alone."""
+    import traceback
+    from pathlib import Path
+    folder = info.path.parent.resolve()
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename).resolve()
+        if path.parent == folder:
+            return f"strategy file {path} line {frame.lineno}"
+    return f"strategy file {info.path}"

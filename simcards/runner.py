@@ -9,9 +9,9 @@ or workers, the order chunks finish in, or how often the run was interrupted.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -21,16 +21,17 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-import simcards
 from simcards.config import DEFAULT_CHUNK, RECORDS_SLICE, default_threads
-from simcards.errors import SimcardsError
-from simcards.batch import Batch, frame_attrs, frame_builder, prepare, run_range
-from simcards.frame import FrameBuilder, write_parquet
+from simcards.errors import SimcardsError, TimeLimitError
+from simcards.batch import (Batch, check_time_limit, describe_strategies, frame_attrs, frame_builder,
+                            new_stop_flag, prepare, run_range)
+from simcards.frame import FrameBuilder
+from simcards.outputs import holding_locks
 from simcards.totals import Totals, totals_from_records
-from simcards.validate import check_optional_counts, check_run_size
+from simcards.validate import (check_count, check_flag, check_folders, check_names,
+                               check_optional_counts, check_run_size)
 
 ProgressFn = Callable[[int], None]
-MANIFEST = "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -56,15 +57,15 @@ class RunSpec:
                threads: int | None = None) -> "RunSpec":
         """Validate everything before any game is played. ``threads`` only sizes the default
         chunk (results never depend on it)."""
-        strategy_dirs = tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
-        batch = prepare(game, strategies, seed, rules, kernel_strategies, strategy_dirs)
+        # a str where a list belongs is refused, never split into letters (simcards.validate)
+        strategy_dirs = tuple(str(Path(d).expanduser().resolve()) for d in check_folders(strategy_dirs))
+        batch = prepare(game, strategies, seed, rules, check_names(kernel_strategies, "kernel_strategies"),
+                        strategy_dirs)
         if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
             raise SimcardsError(f"bad number of games {n_games!r}: expected a positive integer")
-        if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1):
-            raise SimcardsError(f"bad chunk size {chunk_size!r}: expected a positive integer")
-        if not isinstance(start, (int, np.integer)) or start < 0:
-            raise SimcardsError(f"bad first game index {start!r}: expected 0 or more")
-        check_optional_counts(threads=threads)
+        check_optional_counts(chunk_size=chunk_size, threads=threads)
+        check_count(start, "first game index", minimum=0)
+        check_flag(summary_only, "summary_only")
         check_run_size(batch.spec, len(batch.strategies), start, n_games, summary_only, batch.rules)
         if chunk_size is None:
             # one chunk per thread for small runs, so that every thread has work
@@ -125,20 +126,21 @@ def _batch(run: RunSpec) -> Batch:
 
 
 def play_chunk(run: RunSpec, index: int, first: int, count: int,
-               put: Callable[[int, np.ndarray, np.ndarray], None] | None = None):
+               put: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
+               stop: np.ndarray | None = None):
     """One chunk, wherever it runs (a thread here, a Dask worker elsewhere):
     kernel records, or running totals for a summary-only run.
 
     With ``put`` (a thread of this process), the records go to ``put(first, seat_out,
     game_out)`` a slice of ``RECORDS_SLICE`` games at a time, while they are still in the
-    core's cache, and None is returned."""
+    core's cache, and None is returned. ``stop``: the run's stop flag (simcards.batch.run_range)."""
     _fault_injection(index)
     batch = run.batch()
     if put is not None:
         for lo in range(first, first + count, RECORDS_SLICE):
-            put(lo, *run_range(batch, lo, min(RECORDS_SLICE, first + count - lo)))
+            put(lo, *run_range(batch, lo, min(RECORDS_SLICE, first + count - lo), stop))
         return None
-    seat_out, game_out = run_range(batch, first, count)
+    seat_out, game_out = run_range(batch, first, count, stop)
     if run.summary_only:
         return totals_from_records(batch.spec, batch.strategies, seat_out, game_out)
     return seat_out, game_out
@@ -179,36 +181,79 @@ def _kernels(tasks: Sequence[Task]) -> None:
         run.batch().kernel()
 
 
-class ThreadBackend:
-    """Chunks on threads of this process (the kernels release the GIL)."""
+#: Seconds the threads of a stopped run (SIGINT, SIGTERM, a time limit) get to reach the end of
+#: the game they play, where the kernel reads the run's stop flag; a decision that never returns
+#: never reads it, and the run is given up without it (the CLI then leaves: simcards.cli.program).
+STOP_GRACE_S = 1.0
 
-    def __init__(self, threads: int | None = None):
+
+class _TimeUp(Exception):
+    """The run's time limit passed (ThreadBackend turns it into a TimeLimitError naming the strategies)."""
+
+
+class ThreadBackend:
+    """Chunks on threads of this process (the kernels release the GIL).
+
+    The chunks run on worker threads, never on the main thread, which waits for them where a
+    signal reaches it: on SIGINT or SIGTERM (a KeyboardInterrupt there), or when ``time_limit``
+    seconds of play have passed, the run's stop flag is set, each kernel returns after the game
+    it plays, and the chunks finished before are kept (a run folder's parts included).
+    ``time_limit`` counts from the first game, not the compile, over every ``run`` of this
+    backend (a rotated run's seat orders together)."""
+
+    def __init__(self, threads: int | None = None, time_limit: float | None = None):
         self.threads = threads or default_threads()
+        self.time_limit = check_time_limit(time_limit)
+        self._deadline: float | None = None
 
     def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
             finish: Finish | None = None, put: Put | None = None) -> None:
         """Play every task; ``on_result(position, result)`` on this thread as each one ends."""
         _kernels(tasks)
+        if self.time_limit is not None and self._deadline is None:
+            self._deadline = time.monotonic() + self.time_limit
+        stop = new_stop_flag()
 
         def work(i: int):
-            result = play_chunk(*tasks[i], put=functools.partial(put, i) if put else None)
+            result = play_chunk(*tasks[i], put=functools.partial(put, i) if put else None, stop=stop)
             return finish(i, result) if finish else result
 
-        if self.threads == 1 or len(tasks) == 1:
-            for i in range(len(tasks)):
+        if ((self.threads == 1 or len(tasks) == 1) and self._deadline is None
+                and threading.current_thread() is not threading.main_thread()):
+            for i in range(len(tasks)):      # no signal reaches this thread: nothing to wait for
                 on_result(i, work(i))
             return
-        with ThreadPoolExecutor(max_workers=self.threads) as pool:
-            _windowed(len(tasks), lambda i: pool.submit(work, i), 2 * self.threads, on_result)
+        pool = ThreadPoolExecutor(max_workers=min(self.threads, len(tasks)) or 1)
+        futures: list[Future] = []
+
+        def submit(i: int) -> Future:
+            futures.append(pool.submit(work, i))
+            return futures[-1]
+
+        try:
+            _windowed(len(tasks), submit, 2 * self.threads, on_result, self._deadline)
+        except BaseException as exc:
+            # stop the kernels between games and keep what finished; give the threads a moment
+            stop[0] = 1
+            pool.shutdown(wait=False, cancel_futures=True)
+            wait([f for f in futures if not f.done()], timeout=STOP_GRACE_S)
+            if isinstance(exc, _TimeUp):
+                infos = {i.name: i for run in dict.fromkeys(t[0] for t in tasks) for i in run.batch().infos}
+                raise TimeLimitError(
+                    f"the run did not finish within its time limit of {self.time_limit:g} s; "
+                    f"a strategy may never return: {describe_strategies(list(infos.values()))}") from None
+            raise
+        pool.shutdown(wait=True)
 
 
 def _windowed(n_tasks: int, submit: Callable[[int], Future], window: int,
-              on_result: Callable[[int, Any], None]) -> None:
+              on_result: Callable[[int, Any], None], deadline: float | None = None) -> None:
     """Keep at most ``window`` tasks in flight, so memory does not grow with the run.
 
     Tasks are submitted in order; after a failure nothing new is submitted and
     the tasks in flight finish, so every task before the failing one has run
-    and the failure raised is that of the lowest task, whatever the timing."""
+    and the failure raised is that of the lowest task, whatever the timing.
+    Past ``deadline`` (``time.monotonic()``), _TimeUp is raised."""
     todo = iter(range(n_tasks))
     inflight: dict[Future, int] = {}
     failures: dict[int, BaseException] = {}
@@ -221,7 +266,10 @@ def _windowed(n_tasks: int, submit: Callable[[int], Future], window: int,
     for _ in range(window):
         submit_next()
     while inflight:
-        done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise _TimeUp()
+        done, _ = wait(list(inflight), timeout=left, return_when=FIRST_COMPLETED)
         for fut in done:
             i = inflight.pop(fut)
             exc = fut.exception()
@@ -242,28 +290,40 @@ class DaskBackend:
     def __init__(self, address: str, workers: int | None = None):
         self.address = address
         self.workers = workers
+        self._reached = None        # (client, workers) of a scheduler reached before the run
+
+    def reach(self) -> None:
+        """Shake hands with a scheduler's address now, within its deadline (``connect_scheduler``),
+        so that a wrong address fails before the command writes anything; ``run`` then plays on
+        this client (and closes it). Nothing to do for ``local``."""
+        if self.address != "local" and self._reached is None:
+            _needs_dask()
+            self._reached = connect_scheduler(self.address, cluster_timeout())
 
     def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None],
             finish: Finish | None = None, put: Put | None = None) -> None:
         """As ThreadBackend.run; ``put`` and ``finish`` run here, as each chunk's records arrive."""
-        try:
-            from dask.distributed import Client, LocalCluster, as_completed
-        except ImportError:
-            raise SimcardsError("--cluster needs dask.distributed: pip install 'simcards[dask]'") from None
-        _kernels(tasks)  # fill the numba cache before workers start loading it
+        _needs_dask()
+        from dask.distributed import Client, LocalCluster, as_completed
         cluster = None
         if self.address == "local":
+            _kernels(tasks)  # fill the numba cache before workers start loading it
             cluster = LocalCluster(n_workers=self.workers or default_threads(), threads_per_worker=1,
                                    processes=True, dashboard_address=None)
             client = Client(cluster)
+            workers = len(client.scheduler_info().get("workers", {}))
         else:
+            # the scheduler first: a wrong address fails within the deadline, before any compile
+            reached, self._reached = self._reached, None
+            client, workers = reached or connect_scheduler(self.address, cluster_timeout())
             try:
-                client = Client(self.address, timeout="10s")
-            except OSError as exc:
-                raise SimcardsError(f"cannot reach the Dask scheduler {self.address!r}: {exc}") from None
+                _kernels(tasks)
+            except BaseException:
+                client.close()
+                raise
         try:
             # a bounded number of tasks on the scheduler at once: memory stays flat on both sides
-            window = 4 * max(1, len(client.scheduler_info().get("workers", {})) or (self.workers or 2))
+            window = 4 * max(1, workers or (self.workers or 2))
             todo = iter(range(len(tasks)))
             futures: dict = {}
 
@@ -294,79 +354,133 @@ class DaskBackend:
                 cluster.close()
 
 
+#: Seconds the whole handshake with a Dask scheduler may take (TCP connect, Dask's handshake,
+#: the scheduler's answer about its workers); $SIMCARDS_CLUSTER_TIMEOUT sets another.
+CLUSTER_TIMEOUT = 10.0
+
+
+def cluster_timeout() -> float:
+    """The handshake's deadline: ``CLUSTER_TIMEOUT``, or $SIMCARDS_CLUSTER_TIMEOUT seconds."""
+    text = os.environ.get("SIMCARDS_CLUSTER_TIMEOUT", "").strip()
+    if not text:
+        return CLUSTER_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 3600:
+        raise SimcardsError(f"bad SIMCARDS_CLUSTER_TIMEOUT {text!r}: expected seconds, a number "
+                            "above 0 and at most 3600")
+    return value
+
+
+def connect_scheduler(address: str, timeout: float):
+    """A dask.distributed Client of the scheduler at ``address`` and its number of workers, or
+    a one-line SimcardsError within ``timeout`` seconds (plus one for the thread to report).
+
+    distributed's own ``timeout`` covers the TCP connect only: its handshake reads without
+    one, so a port that accepts and never answers waited forever, and one that answers HTTP
+    had its first bytes read as a frame length ("MemoryError: Unable to allocate 3.07 EiB").
+    So the whole handshake runs on a daemon thread that is given up at the deadline: first a
+    bare comm asks the server who it is (Dask's ``identity``), with no Client to leave behind
+    half made; then, to a scheduler, the Client connects (one it makes after the deadline is
+    closed there)."""
+    import asyncio
+    import time
+    box: dict = {}
+    given_up = threading.Event()
+    deadline = time.monotonic() + timeout
+
+    async def identity() -> dict:
+        from distributed.comm import connect
+        comm = await connect(address, timeout=timeout)      # TCP connect and Dask's handshake
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def handshake() -> None:
+        try:
+            who = asyncio.run(asyncio.wait_for(identity(), timeout))
+            kind = who.get("type") if isinstance(who, dict) else None
+            if kind != "Scheduler":
+                box["other"] = kind if isinstance(kind, str) and kind else None
+                return
+            from dask.distributed import Client
+            client = Client(address, timeout=max(0.5, deadline - time.monotonic()))
+            box["workers"] = len(client.scheduler_info().get("workers", {}))
+            box["client"] = client
+            if given_up.is_set():
+                _close_quietly(client)
+        except asyncio.TimeoutError:
+            pass                              # reported below as never answering
+        except BaseException as exc:          # MemoryError included: reported below, not raised here
+            box["error"] = (exc, list(_causes(exc)))
+
+    thread = threading.Thread(target=handshake, name="simcards-dask-handshake", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    given_up.set()
+    if "client" in box:
+        return box["client"], box["workers"]
+    head = f"cannot reach the Dask scheduler {address!r} within {timeout:g} s: "
+    if "other" in box:
+        who = f"a Dask {box['other'].lower()} answered there" if box["other"] else "it answered"
+        raise SimcardsError(head + f"{who}, not a scheduler: expected the scheduler's address "
+                            "(tcp://host:8786)")
+    if "error" not in box:
+        raise SimcardsError(head + "it accepted the connection but never answered as a Dask "
+                            "scheduler (another service on that port, or a scheduler that hangs?)")
+    exc, causes = box["error"]
+    if isinstance(exc, OSError):
+        if any(isinstance(e, ConnectionRefusedError) for e in causes):
+            raise SimcardsError(head + "nothing listens there (connection refused)")
+        raise SimcardsError(head + (" ".join(str(exc).split()) or type(exc).__name__))
+    what = "a frame length too large to be one" if isinstance(exc, MemoryError) else \
+        f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+    raise SimcardsError(head + f"it answered, but not in the Dask protocol ({what}): "
+                        "an HTTP server or another service?")
+
+
+def _needs_dask() -> None:
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise SimcardsError("--cluster needs dask.distributed: pip install 'simcards[dask]'") from None
+
+
+def _causes(exc: BaseException):
+    seen = 0
+    while exc is not None and seen < 10:
+        yield exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+
+
+def _close_quietly(client) -> None:
+    try:
+        client.close(timeout=2)
+    except Exception:       # pragma: no cover - a half-open client on the way out
+        pass
+
+
 def backend_for(cluster: str | None = None, threads: int | None = None, workers: int | None = None):
     """``cluster``: None (threads here), ``local`` or a scheduler address; SIMCARDS_CLUSTER sets a default."""
-    cluster = cluster or os.environ.get("SIMCARDS_CLUSTER") or None
-    if cluster is None:
+    where = "cluster"
+    if not cluster and os.environ.get("SIMCARDS_CLUSTER", "").strip():
+        cluster, where = os.environ["SIMCARDS_CLUSTER"].strip(), "SIMCARDS_CLUSTER"
+    if not cluster:
         return ThreadBackend(threads)
     if cluster != "local" and "://" not in cluster:
-        raise SimcardsError(f"bad cluster {cluster!r}: expected 'local' or a scheduler address such as "
+        raise SimcardsError(f"bad {where} {cluster!r}: expected 'local' or a scheduler address such as "
                             "tcp://host:8786")
+    cluster_timeout()       # a bad $SIMCARDS_CLUSTER_TIMEOUT is found before the run, not at its end
     return DaskBackend(cluster, workers)
 
 
 # ------------------------------------------------------------------ run folders
-class RunFolder:
-    """``manifest.json`` (the RunSpec and the package version) and one part per finished chunk:
-    ``parts/chunk-000012.parquet`` (rows) or ``.json`` (totals). A part is written to a
-    temporary name and renamed, so a part on disk is always complete."""
-
-    def __init__(self, path: Path, run: RunSpec, resume: bool):
-        self.path = Path(path)
-        self.run = run
-        manifest = self.path / MANIFEST
-        if manifest.exists():
-            if not resume:
-                raise SimcardsError(f"run folder {str(self.path)!r} already holds a run: "
-                                    "add --resume to finish it, or choose another folder")
-            stored = json.loads(manifest.read_text())["run"]
-            mine = run.to_json()
-            differ = sorted(k for k in mine if stored.get(k) != mine[k])
-            if differ:
-                raise SimcardsError(f"cannot resume {str(self.path)!r}: the run differs in "
-                                    f"{', '.join(differ)} (stored {', '.join(f'{k}={stored.get(k)!r}' for k in differ)})")
-        else:
-            (self.path / "parts").mkdir(parents=True, exist_ok=True)
-            _write_atomic(manifest, json.dumps({"run": run.to_json(), "version": simcards.__version__,
-                                                "chunks": len(run.chunks())}, indent=2))
-        (self.path / "parts").mkdir(parents=True, exist_ok=True)
-
-    def part(self, index: int) -> Path:
-        return self.path / "parts" / f"chunk-{index:06d}.{'json' if self.run.summary_only else 'parquet'}"
-
-    def done(self) -> set[int]:
-        return {i for i, _, _ in self.run.chunks() if self.part(i).exists()}
-
-    def save(self, index: int, result) -> None:
-        if self.run.summary_only:
-            _write_atomic(self.part(index), json.dumps(result.to_dict()))
-        else:
-            tmp = self.part(index).with_suffix(".tmp")
-            write_parquet(result, tmp)
-            os.replace(tmp, self.part(index))
-
-    def load(self, index: int):
-        if self.run.summary_only:
-            return Totals.from_dict(json.loads(self.part(index).read_text()))
-        return pd.read_parquet(self.part(index))
-
-
-def stored_chunk_size(run_dir: str | Path | None) -> int | None:
-    """The chunk size of the run saved in ``run_dir``, if any: a resumed run keeps its chunks
-    whatever the threads now (the default chunk size depends on them)."""
-    manifest = Path(run_dir) / MANIFEST if run_dir is not None else None
-    if manifest is None or not manifest.is_file():
-        return None
-    try:
-        return int(json.loads(manifest.read_text())["run"]["chunk_size"])
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+# the run folder (its names, manifest, parts and their checks) is simcards.run_folder's
+from simcards.run_folder import MANIFEST, RunFolder, keeping_note, stored_chunk_size  # noqa: E402,F401
 
 
 # ------------------------------------------------------------------ the run
@@ -388,11 +502,12 @@ def execute(run: RunSpec, backend=None, run_dir: str | Path | None = None, resum
     With ``run_dir``, every finished chunk is saved there first; with ``resume``
     only the chunks missing from the folder are played."""
     backend = backend or ThreadBackend()
-    if run.summary_only:
-        return _totals(run, backend, run_dir, resume, progress)
-    batch = run.batch()
-    builder = frame_builder(batch, run.n_games)
-    play_rows(builder, [Rows(run, run_dir)], backend, resume, progress)
+    with holding_locks():      # the run folder's lock, from its first read to its last part
+        if run.summary_only:
+            return _totals(run, backend, run_dir, resume, progress)
+        batch = run.batch()
+        builder = frame_builder(batch, run.n_games)
+        play_rows(builder, [Rows(run, run_dir)], backend, resume, progress)
     return builder.frame(frame_attrs(batch))
 
 
@@ -406,9 +521,11 @@ def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume
     backend = backend or ThreadBackend()
     tasks: list[Task] = []
     plans: list[tuple[Rows, RunFolder | None, np.ndarray]] = []   # per task
+    folders: list[RunFolder] = []
     for part in parts:
         run = part.run
         folder = RunFolder(Path(part.run_dir), run, resume) if part.run_dir is not None else None
+        folders += [folder] if folder else []
         done = folder.done() if folder else set()
         codes = builder.codes(run.batch().strategies)
         for index, first, count in run.chunks():
@@ -434,7 +551,8 @@ def play_rows(builder: FrameBuilder, parts: Sequence[Rows], backend=None, resume
             progress(tasks[i][3])
 
     if tasks:
-        backend.run(tasks, on_result, finish, put)
+        with keeping_note(folders):    # interrupted or a full disk: what is saved, how to finish
+            backend.run(tasks, on_result, finish, put)
 
 
 def _totals(run: RunSpec, backend, run_dir: str | Path | None, resume: bool,
@@ -465,7 +583,8 @@ def _totals(run: RunSpec, backend, run_dir: str | Path | None, resume: bool,
             progress(count)
 
     if todo:
-        backend.run(todo, on_result)
+        with keeping_note([folder] if folder else []):
+            backend.run(todo, on_result)
     for index in sorted(done):
         add(index, folder.load(index))
     return total

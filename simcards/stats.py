@@ -31,6 +31,138 @@ def wilson(successes, trials, confidence: float = CONFIDENCE) -> tuple[np.ndarra
     return np.clip(center - half, 0.0, 1.0), np.clip(center + half, 0.0, 1.0)
 
 
+#: At this many effective successes (or failures) or fewer, the interval's end on that side is
+#: also the exact (Clopper-Pearson) one of the effective count, where it is wider: Wilson's
+#: interval under-covers next to a bound (Brown, Cai and DasGupta 2001, whose "modified Wilson"
+#: takes x* = 3; with an effective count from a measured design effect 3 still left 92% coverage
+#: for a strategy in 3 of 4 seats next to its bound, tests/core/test_intervals.py, and 5 none below 93%).
+EXACT_COUNT = 5.0
+
+
+def _scaled(mean, se, deals, lower, upper):
+    """(p, v, n, ok): a share on [lower, upper] as a proportion p on [0, 1], its squared
+    standard error v on that scale, the deals n, and where the design effect is measured (two
+    deals or more, a spread, p inside (0, 1))."""
+    mean, se, deals, lower, upper = np.broadcast_arrays(*(np.asarray(x, float) for x in
+                                                          (mean, se, deals, lower, upper)))
+    width = upper - lower
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.clip((mean - lower) / width, 0.0, 1.0)
+        v = (se / width) ** 2
+    ok = (deals >= 2) & np.isfinite(v) & (v > 0) & (p > 0) & (p < 1)
+    return p, v, deals, ok, lower, width
+
+
+def _effective_trials(p, v, n, ok, confidence: float | None):
+    """Korn and Graubard's effective number of trials: p(1-p) / var(p), the deals over the
+    design effect (var(p) against a binomial's), scaled by (z / t_{deals-1})^2 for the degrees
+    of freedom of the variance (``confidence`` None: unscaled); the deals themselves where the
+    design effect is not measured (one deal, or every deal alike)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where(ok, p * (1.0 - p) / np.where(ok, v, 1.0), np.maximum(n, 1.0))
+    if confidence is not None:
+        from scipy.special import stdtrit
+        z = NormalDist().inv_cdf(0.5 + confidence / 2)
+        t = stdtrit(np.maximum(n - 1.0, 1.0), 0.5 + confidence / 2)
+        n_eff = np.where(ok, n_eff * (z / t) ** 2, n_eff)
+    return n_eff
+
+
+def share_interval(mean, se, deals, confidence: float = CONFIDENCE, lower=0.0, upper=1.0
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A boundary-safe interval for a share measured over deals: every win rate, seat share,
+    edge and bounded difference of simcards goes through it.
+
+    ``mean`` is the mean of the deal scores, ``se`` its standard error (the deals' standard
+    deviation over sqrt(deals): the deal is the unit), the share lies in [``lower``, ``upper``]
+    (a strategy holding m seats of every game wins at most 1/m of a game's share: upper = 1/m;
+    a difference of two shares lies in [-1, 1]). On that range as a proportion:
+
+    - Wilson's score interval on the Korn-Graubard effective count (``_effective_trials``):
+      the design effect of the deal (a deal played in several seat orders or line-ups is more,
+      or less, than one Bernoulli trial) enters as an effective number of trials;
+    - where the effective successes or failures are ``EXACT_COUNT`` (5) or fewer, that side's end
+      is the exact Clopper-Pearson end where it is wider (Wilson dips below 95% next to a bound);
+    - one deal, or deals all alike (no spread to measure: a strong player that won every deal,
+      or a strategy whose every deal scored the same), the exact Clopper-Pearson interval of the
+      deals as trials: never a point. It holds for shares, not only 0/1 outcomes (a deal scores
+      its bound with chance at most its mean: Markov), as tests/core/test_intervals.py checks.
+
+    Clipped to [lower, upper]. Arrays broadcast; NaN where there is no deal."""
+    p, v, n, ok, lo0, width = _scaled(mean, se, deals, lower, upper)
+    n_eff = _effective_trials(p, v, n, ok, confidence)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = 1.0 + z * z / n_eff
+        center = (p + z * z / (2.0 * n_eff)) / denom
+        half = z * np.sqrt(p * (1.0 - p) / n_eff + z * z / (4.0 * n_eff * n_eff)) / denom
+    # the exact ends on the effective count itself (unscaled: the t scaling is the normal
+    # approximation's), so that share_pvalue's exact tail inverts them to the last digit
+    n_eff = _effective_trials(p, v, n, ok, None)
+    k = p * n_eff
+    low, high = np.array(center - half, float), np.array(center + half, float)
+    from scipy.special import betaincinv
+    a = (1.0 - confidence) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # the exact ends, only where they are used (the incomplete beta is the slow part)
+        side = ~ok | (k <= EXACT_COUNT)
+        kk, nn = k[side], n_eff[side]
+        exact = np.where(kk > 0, betaincinv(np.maximum(kk, 1e-300), nn - kk + 1.0, a), 0.0)
+        low[side] = np.where(ok[side], np.minimum(low[side], exact), exact)
+        side = ~ok | (n_eff - k <= EXACT_COUNT)
+        kk, nn = k[side], n_eff[side]
+        exact = np.where(kk < nn, betaincinv(kk + 1.0, np.maximum(nn - kk, 1e-300), 1.0 - a), 1.0)
+        high[side] = np.where(ok[side], np.maximum(high[side], exact), exact)
+    none = ~(n >= 1) | ~np.isfinite(p)
+    low = np.where(none, np.nan, np.clip(low, 0.0, 1.0) * width + lo0)
+    high = np.where(none, np.nan, np.clip(high, 0.0, 1.0) * width + lo0)
+    return low, high
+
+
+def share_pvalue(mean, se, deals, null, alternative: str = "two-sided", lower=0.0, upper=1.0) -> np.ndarray:
+    """p-value of a share against ``null`` (on the share's own scale), the test that
+    ``share_interval`` inverts: its 1 - 2a interval lies above ``null`` exactly where the
+    "larger" p-value is below a (and likewise below, and two-sided at 1 - a).
+
+    The score statistic (p - p0) / sqrt(p0 (1 - p0) / n_eff) on the effective count, against
+    Student's t with deals - 1 degrees of freedom (Korn-Graubard's scaling in the interval);
+    the exact binomial tail of the effective count where the interval takes its exact end
+    (the larger p-value of the two), and of the deals where the design effect is not
+    measured. ``alternative``: "larger" (the share exceeds the null), "smaller", "two-sided".
+    A null outside the range is decided by the range (0 or 1)."""
+    p, v, n, ok, lo0, width = _scaled(mean, se, deals, lower, upper)
+    q = np.broadcast_to((np.asarray(null, float) - lo0) / width, p.shape).copy()
+    n_eff = _effective_trials(p, v, n, ok, None)
+    k = p * n_eff
+    from scipy.special import betainc, stdtr
+    qc = np.clip(q, 1e-300, 1 - 1e-16)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (p - qc) / np.sqrt(qc * (1.0 - qc) / n_eff)
+        df = np.maximum(n - 1.0, 1.0)
+        larger, smaller = np.array(stdtr(df, -t), float), np.array(stdtr(df, t), float)
+        # the exact tails, only where the interval takes its exact end
+        side = ~ok | (k <= EXACT_COUNT)
+        kk, nn, qq = k[side], n_eff[side], qc[side]
+        exact = np.where(kk > 0, betainc(np.maximum(kk, 1e-300), nn - kk + 1.0, qq), 1.0)
+        larger[side] = np.where(ok[side], np.maximum(larger[side], exact), exact)
+        side = ~ok | (n_eff - k <= EXACT_COUNT)
+        kk, nn, qq = k[side], n_eff[side], qc[side]
+        exact = np.where(kk < nn, betainc(np.maximum(nn - kk, 1e-300), kk + 1.0, 1.0 - qq), 1.0)
+        smaller[side] = np.where(ok[side], np.maximum(smaller[side], exact), exact)
+    # a null at or beyond the range: the share cannot be on its other side
+    larger = np.where(q < 0, 0.0, np.where(q > 1, 1.0, larger))
+    smaller = np.where(q > 1, 0.0, np.where(q < 0, 1.0, smaller))
+    if alternative == "larger":
+        out = larger
+    elif alternative == "smaller":
+        out = smaller
+    elif alternative == "two-sided":
+        out = np.minimum(1.0, 2.0 * np.minimum(larger, smaller))
+    else:
+        raise ValueError(f"bad alternative {alternative!r}: expected larger, smaller or two-sided")
+    return np.where(~(n >= 1) | ~np.isfinite(p), np.nan, out)
+
+
 def _key_codes(frame: pd.DataFrame, keys: list[str]):
     """(codes, sizes, offsets) of ``keys``: each key's values as an integer array (categorical
     codes, or the column itself, not copied) whose values less the offset lie in 0..size-1;
@@ -303,8 +435,8 @@ def _sorted_deal_mean_grid(frame: pd.DataFrame, value: str, by: str, deal: str):
 
 
 def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
-                  confidence: float = CONFIDENCE, share: bool = False) -> pd.DataFrame:
-    """Mean over deals with its t interval, per group (the mean-of-deal-means formula).
+                  confidence: float = CONFIDENCE, share: bool = False, upper=1.0) -> pd.DataFrame:
+    """Mean over deals with its interval, per group (the mean-of-deal-means formula).
 
     The deal is the unit: one number per deal (``per_deal``, indexed by the
     groups ``by`` and the deal), so whatever repeats within a deal (seat orders,
@@ -312,20 +444,23 @@ def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
     error is the standard deviation of the deal means over the square root of
     the number of deals. This is the cluster-robust standard error of a mean,
     clustered by deal, without the small-sample factor. Columns: deals, mean,
-    se, ci_low, ci_high (the t interval of statsmodels' DescrStatsW.tconfint_mean).
+    se, ci_low, ci_high.
 
-    ``share``: the values are shares in [0, 1] (win shares). The interval is then clipped
-    to [0, 1], and where every deal scored the same bound (a strong player that won every
-    deal, or a weak one that won none) the t interval has no spread to measure and would
-    collapse to a point; it becomes the exact binomial interval of that many deals with
-    all or no successes (Clopper-Pearson, statsmodels' ``method="beta"``). That interval
-    holds for any [0, 1] values, not only 0/1 ones: a deal scores 1 with chance at most
-    its mean (Markov), so n deals all score 1 with chance at most mean**n, the same bound
-    the binomial gives (tests/core/test_intervals.py checks the coverage).
+    Not a share: the t interval of statsmodels' DescrStatsW.tconfint_mean (lengths, minutes).
+    ``share``: the values are shares in [0, ``upper``] (win shares; a strategy holding m seats
+    of every game is bounded by 1/m: ``upper`` a number, or a Series indexed like the groups):
+    the boundary-safe ``share_interval`` (Wilson on the Korn-Graubard effective count, exact
+    where it must be, never a point from one deal or deals all alike).
     """
     groups = per_deal.groupby(level=by, observed=True) if by else per_deal.groupby(lambda _: 0)
-    agg = groups.agg(["count", "mean", "std", "min", "max"]).rename(columns={"count": "deals"})
+    agg = groups.agg(["count", "mean", "std"]).rename(columns={"count": "deals"})
     agg["se"] = agg["std"].fillna(0.0) / np.sqrt(agg["deals"])
+    if share:
+        bound = upper.reindex(agg.index).to_numpy(float) if isinstance(upper, pd.Series) else upper
+        low, high = share_interval(agg["mean"].to_numpy(), agg["se"].to_numpy(), agg["deals"].to_numpy(),
+                                   confidence, 0.0, bound)
+        agg["ci_low"], agg["ci_high"] = low, high
+        return agg.drop(columns=["std"])
     df = np.maximum(agg["deals"].to_numpy() - 1, 1)
     # scipy.special's t quantile, the one scipy.stats calls; imported here, where it is used
     # (0.1 s: serial time a fixed-seat `simcards run`, which never needs it, does not pay)
@@ -333,34 +468,29 @@ def mean_interval(per_deal: pd.Series, by: list[str] | str | None = None,
     half = stdtrit(df, 0.5 + confidence / 2) * agg["se"].to_numpy()
     agg["ci_low"] = agg["mean"] - half
     agg["ci_high"] = agg["mean"] + half
-    if share:
-        agg["ci_low"] = agg["ci_low"].clip(lower=0.0)
-        agg["ci_high"] = agg["ci_high"].clip(upper=1.0)
-        at_bound = (agg["min"] == agg["max"]) & agg["min"].isin([0.0, 1.0])
-        if at_bound.any():
-            from statsmodels.stats.proportion import proportion_confint
-            n = agg.loc[at_bound, "deals"].to_numpy(float)
-            low, high = proportion_confint(agg.loc[at_bound, "min"].to_numpy() * n, n,
-                                           alpha=1 - confidence, method="beta")
-            agg.loc[at_bound, "ci_low"] = np.asarray(low, float)
-            agg.loc[at_bound, "ci_high"] = np.asarray(high, float)
-    return agg.drop(columns=["std", "min", "max"])
+    return agg.drop(columns=["std"])
 
 
-def _rows(scope: str, keys, wins, games) -> pd.DataFrame:
+def _rows(scope: str, keys, wins, games, held=None) -> pd.DataFrame:
+    """Win rates of fixed-seat games: every game its own deal and one trial, Wilson's interval.
+    ``held``: seats each key holds in every game (a strategy in m seats wins at most 1/m of a
+    game: the interval is its seats' total share's, over m)."""
     wins = np.asarray(wins, float)
     games = np.asarray(games, float)
-    low, high = wilson(wins, games)
+    m = np.ones(len(wins)) if held is None else np.asarray(held, float)
+    low, high = wilson(wins * m, games)
     return pd.DataFrame({"scope": scope, "name": [str(k) for k in keys], "games": games.astype(np.int64),
-                         "wins": wins, "win_rate": wins / games, "ci_low": low, "ci_high": high})
+                         "wins": wins, "win_rate": wins / games, "ci_low": low / m, "ci_high": high / m})
 
 
 def summary_rows(strategy_names, strategy_wins, strategy_games, seats, seat_wins, seat_games,
-                 n_players: int) -> pd.DataFrame:
-    """The summary table from win sums: shared by frames and by running totals."""
-    out = pd.concat([_rows("strategy", strategy_names, strategy_wins, strategy_games),
+                 n_players: int, held=None, unfinished: float = 0.0) -> pd.DataFrame:
+    """The summary table from win sums: shared by frames and by running totals. ``held``: seats
+    each strategy holds; ``unfinished``: the share of games the cap stopped (no winner), so the
+    fair share is (1 - unfinished) / players."""
+    out = pd.concat([_rows("strategy", strategy_names, strategy_wins, strategy_games, held),
                      _rows("seat", seats, seat_wins, seat_games)], ignore_index=True)
-    out["fair_share"] = 1.0 / n_players if n_players else np.nan
+    out["fair_share"] = (1.0 - unfinished) / n_players if n_players else np.nan
     return out
 
 
@@ -368,12 +498,13 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """Win rate per strategy and per seat, each with a 95% interval; the unit is the deal.
 
     A strategy that holds several seats of one game scores the mean of its
-    seats' win shares in that game. With fixed seats every game is its own deal
-    and its outcome one trial: Wilson intervals. A rotated frame (column
-    ``order``, simcards.rotation) plays every deal in every seat order; a
-    strategy's or seat's score in a deal is its mean over the orders (net of
-    seat for strategies), and the interval is the t interval over deal means
-    (``mean_interval``). Unfinished games count as games without a winner.
+    seats' win shares in that game, so at most 1/m for m seats. With fixed seats
+    every game is its own deal and its outcome one trial: Wilson intervals. A
+    rotated frame (column ``order``, simcards.rotation) plays every deal in every
+    seat order; a strategy's or seat's score in a deal is its mean over the orders
+    (net of seat for strategies), and the interval is ``share_interval`` over the
+    deal means (``mean_interval``). Unfinished games count as games without a winner,
+    and the fair share is (1 - their share) / players.
     """
     if "order" in frame:
         return _summarize_rotated(frame)
@@ -387,23 +518,51 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
         held = np.flatnonzero(counts)
         seats = pd.DataFrame({"sum": sums[held], "count": counts[held]},
                              index=pd.Index(_key_values(frame["seat"], held, lows[0]), name="seat"))
+    games = int(seats["count"].max()) if len(seats) else 0
+    held = _seats_held(frame)
     return summary_rows(per_game.index, per_game["sum"], per_game["count"],
-                        seats.index, seats["sum"], seats["count"], n_players)
+                        seats.index, seats["sum"], seats["count"], n_players,
+                        held=[held.get(str(s), 1) for s in per_game.index],
+                        unfinished=_unfinished_rows(frame) / (games * n_players) if games else 0.0)
+
+
+def _seats_held(frame: pd.DataFrame) -> dict[str, int]:
+    """Seats each strategy holds in every game (its line-up's count: the frame's attrs, else the
+    rows of its first game)."""
+    names = frame.attrs.get("strategies")
+    if names and len(names) == int(frame["seat"].max()) + 1:
+        return {str(s): list(names).count(s) for s in set(names)}
+    keys = [k for k in ("order", "game") if k in frame]
+    first = frame[np.logical_and.reduce([frame[k] == frame[k].iloc[0] for k in keys])]
+    return {str(k): int(v) for k, v in first["strategy"].astype(str).value_counts().items()}
+
+
+def _unfinished_rows(frame: pd.DataFrame) -> int:
+    """Rows of unfinished games: every seat row of such a game is marked, so the games are
+    these over the players (a count of the column, no copy of it)."""
+    return int(np.count_nonzero(frame["unfinished"].to_numpy())) if "unfinished" in frame else 0
 
 
 def _summarize_rotated(frame: pd.DataFrame) -> pd.DataFrame:
     n_players = int(frame["seat"].max()) + 1
     games = distinct_count(frame, ["order", "game"])
+    held = _seats_held(frame)
+    unfinished = _unfinished_rows(frame) / (games * n_players) if games else 0.0
     parts = []
     for scope, key in (("strategy", "strategy"), ("seat", "seat")):
-        iv = mean_interval(deal_means(frame, "win_share", [key]), key)
+        per_deal = deal_means(frame, "win_share", [key])
+        upper = 1.0
+        if scope == "strategy":
+            names = per_deal.index.get_level_values(key).unique()
+            upper = pd.Series([1.0 / held.get(str(s), 1) for s in names], index=pd.Index(names, name=key))
+        iv = mean_interval(per_deal, key, share=True, upper=upper)
         parts.append(pd.DataFrame({
             "scope": scope, "name": [str(k) for k in iv.index], "games": games,
             "wins": iv["mean"].to_numpy() * games, "win_rate": iv["mean"].to_numpy(),
-            "ci_low": iv["ci_low"].clip(lower=0).to_numpy(), "ci_high": iv["ci_high"].clip(upper=1).to_numpy(),
+            "ci_low": iv["ci_low"].to_numpy(), "ci_high": iv["ci_high"].to_numpy(),
             "deals": iv["deals"].to_numpy()}))
     out = pd.concat(parts, ignore_index=True)
-    out["fair_share"] = 1.0 / n_players
+    out["fair_share"] = (1.0 - unfinished) / n_players
     return out
 
 

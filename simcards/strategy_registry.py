@@ -189,6 +189,9 @@ def compile_fault(exc: BaseException, infos: Sequence[StrategyInfo]) -> Strategy
     numba names the innermost place first, so the first line of a strategy file it names is
     where the fault is."""
     text = _ANSI.sub("", str(exc))
+    own = text.find(FAULT_MARK)             # decision_fault's line, raised inside numba's typing
+    if own >= 0:
+        return StrategyError(text[own + len(FAULT_MARK):].splitlines()[0].strip())
     paths = {info.path.resolve(): info for info in infos}
     for m in _WHERE.finditer(text):
         info = paths.get(Path(m.group(1)).resolve())
@@ -237,6 +240,7 @@ def load_strategy(spec: GameSpec, info: StrategyInfo) -> types.ModuleType:
         if takes_params(fn) is None:
             raise StrategyError(f"strategy file {info.path} line {fn.py_func.__code__.co_firstlineno}: "
                                 f"{d.function} must take (view, rng) or (view, rng, params)")
+        _OWNERS[fn.py_func] = info
     return module
 
 
@@ -245,6 +249,210 @@ def takes_params(fn) -> bool | None:
     (None: neither form)."""
     n = fn.py_func.__code__.co_argcount if hasattr(fn, "py_func") else fn.__code__.co_argcount
     return {2: False, 3: True}.get(n)
+
+
+# ------------------------------------------------------------------ a decision's own compile
+#: Begins the one line decision_fault raises inside numba's typing of a kernel; compile_fault
+#: finds it in numba's message and keeps the line alone.
+FAULT_MARK = "[simcards strategy fault] "
+#: Each loaded decision function's strategy (by its ``py_func``, which a wrapperless clone
+#: shares: simcards.link_only).
+_OWNERS: dict = {}
+#: Array methods that change the array in place, and those whose result shares its memory.
+_WRITING_METHODS = {"fill", "sort", "put", "itemset", "partition", "resize", "setfield"}
+_ALIASING_METHODS = {"reshape", "view", "ravel", "transpose", "squeeze", "swapaxes", "T", "flat"}
+#: Expressions whose result may be (part of) their operand: an array read out of the view is
+#: still the view.
+_ALIASING_OPS = {"getattr", "getitem", "static_getitem", "typed_getitem", "exhaust_iter", "build_tuple",
+                 "cast", "phi", "pair_first", "getiter", "iternext"}
+
+
+def decision_fault(decision, move) -> str:
+    """Why a strategy's decision cannot be compiled into a kernel, as one line marked for
+    compile_fault ('' if nothing is wrong), from its own compile: numba compiles a decision on
+    its own before it links it into the kernel, so the kernel's typing (simcards.kernels.as_move)
+    has both its return type and its typed code to read, and this check adds no compile.
+
+    - ``move``, the return type, must be an integer (or a bool): a float would be truncated
+      where ``np.int64`` converts it, and a str, None or an array has no move's meaning. The
+      line is that of the first ``return`` of another type, else the ``def``.
+    - a user's decision must not write into its view (the engine's own state): found in its
+      typed code and the user's functions it hands the view to (writes through
+      ``remember``, the seat's memory, are simcards' own and allowed)."""
+    from numba.core import types as nbtypes
+    dispatcher = getattr(decision, "dispatcher", None)
+    py_func = getattr(dispatcher, "py_func", None)
+    if py_func is None:             # not a compiled function: nothing to read
+        return ""
+    info = _OWNERS.get(py_func)
+    name = info.name if info else py_func.__module__.rsplit(".", 1)[-1]
+    path = Path(py_func.__code__.co_filename)       # where the line is (the strategy's file, or a helper's)
+    where = f"{py_func.__name__}()"
+    if not isinstance(move, (nbtypes.Integer, nbtypes.Boolean)):
+        line = _bad_return_line(dispatcher)
+        if line is None or "return" not in _source_line(py_func, line):
+            line = _def_line(py_func)       # a path that ends without a return: numba's own None
+        return (f"{FAULT_MARK}strategy file {path} line {line}: strategy {name!r} returns "
+                f"{_describe_type(move)} from {where}: expected an integer, the number of a legal move")
+    module = py_func.__module__ or ""
+    if not module.startswith(("simcards.", BUILTIN_PACKAGE + ".")):
+        write = _view_write(dispatcher, {0}, set())
+        if write:
+            file, line = write
+            return (f"{FAULT_MARK}strategy file {file} line {line}: strategy {name!r} writes into its view "
+                    f"in {where}: the view is the game's own state, for reading only (a strategy "
+                    f"keeps what it needs with remember(view, i, value))")
+    return ""
+
+
+def _describe_type(t) -> str:
+    from numba.core import types as nbtypes
+    if isinstance(t, nbtypes.Float):
+        return f"{t} (a float: a move is an integer, never rounded)"
+    if isinstance(t, (nbtypes.NoneType, nbtypes.Omitted)) or str(t) == "none":
+        return "None"
+    if isinstance(t, nbtypes.Optional):
+        return f"None or {t.type} (a path of the function returns nothing)"
+    if isinstance(t, nbtypes.UnicodeType):
+        return "a str"
+    if isinstance(t, nbtypes.Array):
+        return f"an array ({t})"
+    return str(t)
+
+
+def _typed(dispatcher):
+    """(typed code, typemap, calltypes) of each of the dispatcher's compiles."""
+    for cres in list(dispatcher.overloads.values()):
+        annotation = getattr(cres, "type_annotation", None)
+        if annotation is not None and getattr(annotation, "blocks", None):
+            yield cres, annotation.blocks, annotation.typemap, annotation.calltypes
+
+
+def _source_lines(py_func) -> list[str]:
+    try:
+        return Path(py_func.__code__.co_filename).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _source_line(py_func, number: int) -> str:
+    lines = _source_lines(py_func)
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _def_line(py_func) -> int:
+    """The line of a function's ``def`` (its code starts at its first decorator)."""
+    first = py_func.__code__.co_firstlineno
+    lines = _source_lines(py_func)
+    for number in range(first, min(first + 20, len(lines) + 1)):
+        if lines[number - 1].lstrip().startswith(("def ", "async def ")):
+            return number
+    return first
+
+
+def _bad_return_line(dispatcher) -> int | None:
+    """The line of the first ``return`` whose value is not an integer, in a compile of the
+    dispatcher that returns something else."""
+    from numba.core import ir, types as nbtypes
+    for cres, blocks, typemap, _ in _typed(dispatcher):
+        if isinstance(cres.signature.return_type, (nbtypes.Integer, nbtypes.Boolean)):
+            continue
+        lines = []
+        for block in blocks.values():
+            for stmt in block.body:
+                if (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
+                        and stmt.value.op == "cast"):
+                    t = typemap.get(stmt.value.value.name)
+                    if t is not None and not isinstance(t, (nbtypes.Integer, nbtypes.Boolean)):
+                        lines.append(stmt.loc.line)
+        if lines:
+            return min(lines)
+    return None
+
+
+def _view_write(dispatcher, tainted_args: set[int], seen: set, depth: int = 0) -> tuple[str, int] | None:
+    """(file, line) of a write into an argument of ``tainted_args`` (or into any array read out
+    of it), in the dispatcher's typed code or in a user's function it hands such an array to."""
+    from numba.core import ir, types as nbtypes
+    key = (id(dispatcher), tuple(sorted(tainted_args)))
+    if key in seen or depth > 8:
+        return None
+    seen.add(key)
+    for _, blocks, typemap, calltypes in _typed(dispatcher):
+        tainted: set[str] = set()
+        assigns = [stmt for block in blocks.values() for stmt in block.body if isinstance(stmt, ir.Assign)]
+        changed = True
+        while changed:                  # the variables that hold (part of) the view, to a fixed point
+            changed = False
+            for stmt in assigns:
+                target, value = stmt.target.name, stmt.value
+                if target in tainted:
+                    continue
+                hit = False
+                if isinstance(value, ir.Arg):
+                    hit = value.index in tainted_args
+                elif isinstance(value, ir.Var):
+                    hit = value.name in tainted
+                elif isinstance(value, ir.Expr) and value.op in _ALIASING_OPS:
+                    hit = any(v.name in tainted for v in value.list_vars())
+                elif isinstance(value, ir.Expr) and value.op == "call" and value.func.name in tainted:
+                    hit = _method(typemap.get(value.func.name)) in _ALIASING_METHODS
+                if hit:
+                    tainted.add(target)
+                    changed = True
+        for block in blocks.values():
+            for stmt in block.body:
+                if _trusted_place(stmt.loc.filename):
+                    continue        # simcards' own code inlined here (remember writes the seat's memory)
+                if isinstance(stmt, (ir.SetItem, ir.StaticSetItem)) and stmt.target.name in tainted:
+                    return stmt.loc.filename, stmt.loc.line
+                if not isinstance(stmt, ir.Assign) or not isinstance(stmt.value, ir.Expr):
+                    continue
+                value = stmt.value
+                if (value.op == "inplace_binop" and value.lhs.name in tainted
+                        and isinstance(typemap.get(value.lhs.name), nbtypes.Array)):
+                    return stmt.loc.filename, stmt.loc.line
+                if value.op != "call":
+                    continue
+                if value.func.name in tainted and _method(typemap.get(value.func.name)) in _WRITING_METHODS:
+                    return stmt.loc.filename, stmt.loc.line
+                callee = typemap.get(value.func.name)
+                target = getattr(callee, "dispatcher", None)
+                module = getattr(getattr(target, "py_func", None), "__module__", "") or ""
+                if target is None or module.startswith(("simcards.", BUILTIN_PACKAGE + ".")):
+                    continue        # simcards' own functions (remember writes the seat's memory)
+                given = {i for i, a in enumerate(value.args) if a.name in tainted}
+                if given:
+                    found = _view_write(target, given, seen, depth + 1)
+                    if found:
+                        return found
+    return None
+
+
+_TRUSTED: dict[str, bool] = {}
+
+
+def _trusted_place(filename: str) -> bool:
+    """Whether code at ``filename`` is simcards' own (its package or the built-in strategies):
+    numba inlines ``inline="always"`` helpers such as ``remember`` into a user's function, where
+    their statements keep their own file."""
+    known = _TRUSTED.get(filename)
+    if known is None:
+        import simcards
+        roots = (Path(simcards.__file__).parent.resolve(), _builtin_root().resolve())
+        try:
+            path = Path(filename).resolve()
+            known = any(path.is_relative_to(root) for root in roots)
+        except (OSError, ValueError):
+            known = False
+        _TRUSTED[filename] = known
+    return known
+
+
+def _method(t) -> str:
+    """The name of an array method a ``BoundFunction`` type calls ('' for anything else)."""
+    key = getattr(getattr(t, "template", None), "key", "")
+    return key.rsplit(".", 1)[-1] if isinstance(key, str) else ""
 
 
 def decision_function(spec: GameSpec, info: StrategyInfo, decision) -> tuple[str, str]:

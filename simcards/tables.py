@@ -31,12 +31,20 @@ kept in memory. The entry-point modules, ``<kernel folder>/_simcards_table_<game
 carry the same hash of the sources, so their cached machine code is never stale either.
 A build is announced on simcards.events (``table-start``, ``table-done``); a file lock makes
 processes started together build it once.
+
+Integrity: beside each table, ``<table>.npy.sha256`` holds the sha256 of its file, written before
+it (a table is never there without one); a table whose file fails it (a flipped byte, an empty
+or truncated file, no checksum) is removed, said in one line and built again, never used. The
+builder modules' cached machine code is verified as the kernels' is (simcards.cached_load). A
+kernel folder simcards may not write in (read-only, a full disk) is read as it is, and a table
+it lacks is built in memory and not kept (simcards.cache_folder.usable_kernel_dir).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
-import importlib.util
+import io
 import os
 import platform
 import sys
@@ -48,12 +56,12 @@ from typing import Mapping, Sequence
 
 import numba
 import numpy as np
-from filelock import FileLock
 
 from simcards import sources
-from simcards.cache_folder import TABLES, kernel_dir, made_kernel_dir, table_file, table_module
+from simcards.cache_folder import (TABLES, cannot_write, damaged, kernel_dir, table_file, table_module,
+                                   usable_kernel_dir)
 from simcards.events import emit
-from simcards.kernels import write_source
+from simcards.kernels import build_lock, import_generated
 from simcards.params import TableRequest
 
 #: Bump when the cache's file format or key changes meaning.
@@ -94,10 +102,12 @@ def load_or_build(spec, info, n_players: int, game_params: np.ndarray,
     key = table_key(spec, info, n_players, game_params, request)
     if key in _memory:
         return _memory[key]
-    folder = made_kernel_dir(table_dir())
+    folder, writable = usable_kernel_dir(table_dir())
     path = folder / table_file(spec.module_name, info.name, key)
-    with FileLock(str(path) + ".lock"):   # one process builds, the others wait and load it
-        if not path.exists():
+    # one process builds, the others wait and load it
+    with build_lock(Path(f"{path}.lock"), writable):
+        table = _read(path, f"cached {request.name} of {info.name} for {spec.name}")
+        if table is None:
             fields = {"game": spec.name, "strategy": info.name, "table": request.name,
                       "n_players": n_players}
             emit("table-start", **fields)
@@ -106,15 +116,75 @@ def load_or_build(spec, info, n_players: int, game_params: np.ndarray,
             table = np.ascontiguousarray(request.build(compiled), dtype=np.float64)
             if table.ndim != 1:
                 raise ValueError(f"{info.path}: {HOOK} built a {table.ndim}-d table; expected 1-d")
-            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                np.save(fh, table)
-            os.replace(tmp, path)
+            if writable:
+                try:
+                    _save(path, table)
+                except OSError as exc:      # a full disk: the table is used, not kept
+                    cannot_write(exc)
             emit("table-done", seconds=time.perf_counter() - started, **fields)
-        table = np.load(path)
     table.flags.writeable = False
     _memory[key] = table
     return table
+
+
+#: Beside each table, the sha256 of its file: ``<table>.npy.sha256``.
+CHECKSUM = ".sha256"
+
+
+def _read(path: Path, label: str) -> np.ndarray | None:
+    """The table saved at ``path``, verified against the checksum beside it; None when there is
+    none, or when it fails (damaged, truncated, or no checksum): then it is removed and said in
+    one line (``label``), and built again."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        raw = None
+    try:
+        expected = Path(f"{path}{CHECKSUM}").read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        expected = None
+    if raw is not None and expected == hashlib.sha256(raw).hexdigest():
+        try:
+            return np.load(io.BytesIO(raw), allow_pickle=False)
+        except ValueError:      # the bytes it was saved with: can only be a fault of the saver
+            pass
+    for f in (path, Path(f"{path}{CHECKSUM}")):
+        with contextlib.suppress(OSError):
+            f.unlink()
+    damaged(label, "building it again")
+    return None
+
+
+def _save(path: Path, table: np.ndarray) -> None:
+    """The table and, first, its checksum, each written then renamed: a checksum whose table is
+    missing is no table; a table is never there without its checksum. A write that fails leaves
+    neither behind. (A table is the same bytes on every build.)"""
+    buffer = io.BytesIO()
+    np.save(buffer, table)
+    raw = buffer.getvalue()
+    sidecar = Path(f"{path}{CHECKSUM}")
+    try:
+        _replace(sidecar, (hashlib.sha256(raw).hexdigest() + "\n").encode())
+        _replace(path, raw)
+    except OSError:
+        for f in (path, sidecar):
+            with contextlib.suppress(OSError):
+                f.unlink()
+        raise
+
+
+def _replace(path: Path, raw: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _sources_hash(info) -> hashlib._Hash:
@@ -144,14 +214,10 @@ def compiled_entries(spec, info, entries) -> SimpleNamespace:
     h.update(text.encode())
     modname = table_module(spec.module_name, info.name, h.hexdigest()[:16])
     if modname not in sys.modules:
-        folder = made_kernel_dir()
-        path = folder / f"{modname}.py"
-        with FileLock(str(path) + ".lock"):
-            write_source(path, text)
-            module_spec = importlib.util.spec_from_file_location(modname, path)
-            module = importlib.util.module_from_spec(module_spec)
-            module_spec.loader.exec_module(module)
-            sys.modules[modname] = module
+        folder, writable = usable_kernel_dir()
+        with build_lock(folder / f"{modname}.py.lock", writable):
+            import_generated(folder, modname, text, f"cached table builder of {info.name} for "
+                             f"{spec.name}", writable)
     module = sys.modules[modname]
     return SimpleNamespace(**{fn.__name__: getattr(module, fn.__name__) for fn in entries})
 

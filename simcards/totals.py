@@ -64,7 +64,8 @@ class Totals:
                    np.array(d["sums"], np.float64), np.array(d["squares"], np.float64), d["unfinished"])
 
     def summary(self) -> pd.DataFrame:
-        """Win rate per strategy and per seat with 95% Wilson intervals (as simcards.summarize)."""
+        """Win rate per strategy and per seat with 95% Wilson intervals (as simcards.summarize; a
+        strategy in m seats bounded by 1/m, the fair share net of unfinished games)."""
         seats = self.win_units / SHARE_UNITS
         names = sorted(set(self.strategies))
         per_strategy = [sum(seats[p] for p, s in enumerate(self.strategies) if s == name)
@@ -72,7 +73,9 @@ class Totals:
         n = len(self.strategies)
         from simcards.stats import summary_rows   # scipy/statsmodels load in ~1 s: only when asked
         return summary_rows(names, per_strategy, [self.games] * len(names),
-                            range(n), seats, [self.games] * n, n)
+                            range(n), seats, [self.games] * n, n,
+                            held=[self.strategies.count(name) for name in names],
+                            unfinished=self.unfinished / self.games if self.games else 0.0)
 
     def means(self) -> pd.DataFrame:
         """Mean and standard deviation of each outcome column per seat."""

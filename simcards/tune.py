@@ -6,7 +6,9 @@ Evidence, as everywhere in simcards, is counted by deal:
   parameters and not by the luck of the deal or the seat;
 - the best trial is then checked on *fresh* deals, never seen while tuning (the best of many
   noisy trials is biased upward: the winner's curse), against the untuned defaults on the same
-  deals, with a paired t interval over deals (simcards.report.analysis.paired_difference).
+  deals, paired over deals (simcards.report.analysis.paired_difference: the boundary-safe
+  interval of a difference of win shares and the test it inverts; the exact sign test where
+  every deal's difference is the same).
 
 Why optuna: its TPE sampler takes integer and real parameters together, needs no gradient and
 few trials, and its ask-and-tell interface lets every trial be one ordinary simcards run; with a
@@ -168,8 +170,8 @@ def tune(config: TuneConfig, threads: int | None = None,
     fresh = config.games + 1
     tuned = deal_scores(config, best_text, config.check_games, fresh, threads)
     default = deal_scores(config, config.strategy, config.check_games, fresh, threads)
-    from simcards.report.analysis import paired_difference
-    diff, low, high, p = paired_difference(tuned - default)
+    from simcards.report.analysis import SHARE_DIFFERENCE, paired_difference
+    diff, low, high, p = paired_difference(tuned - default, SHARE_DIFFERENCE)
     comparison = Comparison(len(tuned), float(default.mean()), float(tuned.mean()), diff, low, high, p)
     return TuneResult(config, params, trials, best, best_name, comparison)
 

@@ -9,11 +9,19 @@ The deal is the unit of every standard error: a strategy's score in deal g is
 the mean win share of its seats, averaged over the cell's line-ups (seat orders)
 that hold it; a seat's score the mean over the line-ups of the basis. Deals are
 independent, line-ups on one deal are not. Intervals are 95%
-(simcards.stats.CONFIDENCE): t intervals over deal means for win rates, mean
-lengths and paired differences (strategy pairs, sweep effects); card effects
-from OLS with standard errors clustered by deal (simcards.report.inference);
-ratings from a bootstrap over deals. Multiplicity: Holm over the strategy pairs
-and the sweep effects, Benjamini-Hochberg over the card effects.
+(simcards.stats.CONFIDENCE). Every win rate, share, edge and difference of win
+shares has the boundary-safe interval of simcards.stats.share_interval (Wilson on
+the Korn-Graubard effective count of deals; a strategy in m seats bounded by 1/m)
+and the test it inverts (share_pvalue); mean lengths t intervals; card effects
+OLS with standard errors clustered by deal (simcards.report.inference); ratings a
+bootstrap over deals. Multiplicity: Holm over the strategy pairs, the sweep
+effects and the verdict's seats, Benjamini-Hochberg over the card effects; beside
+every corrected p-value the interval at the level that agrees with it
+(inference.adjusted_confidence). Fair shares are net of unfinished games.
+
+Seats are read from the moments of one vector per deal (inference.Moments), so the
+deals a sequential verdict adds (simcards.report.sequential) enter the seat table
+and the verdict without a frame; ``extra`` holds them per cell.
 """
 from __future__ import annotations
 
@@ -28,7 +36,7 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from simcards.report import inference
 from simcards.report.experiment import MAIN, Cell, Experiment
-from simcards.stats import CONFIDENCE, mean_interval
+from simcards.stats import CONFIDENCE, mean_interval, share_interval, share_pvalue
 
 Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 #: The Plackett-Luce fit runs in Python over every game; above this many games it
@@ -68,9 +76,9 @@ def length_columns(spec) -> list[str]:
     return cols
 
 
-def _interval_rows(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
+def _interval_rows(per_deal: pd.Series, by: list[str], upper=1.0) -> pd.DataFrame:
     """Win rates from per-deal scores: deals (as ``games``), wins, win_rate, interval, se."""
-    iv = mean_interval(per_deal, by, share=True).reset_index()
+    iv = mean_interval(per_deal, by, share=True, upper=upper).reset_index()
     return iv.assign(games=iv["deals"], wins=iv["mean"] * iv["deals"], win_rate=iv["mean"])
 
 
@@ -102,13 +110,44 @@ def strategy_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
             "ci_low", "ci_high", "se", "fair_share"]
     if scores.empty:
         return pd.DataFrame(columns=cols)
-    agg = _interval_rows(scores.set_index(["cell", "strategy", "game"])["score"], ["cell", "strategy"])
+    bounds = strategy_bounds(exp)
+    index = pd.MultiIndex.from_tuples(list(bounds), names=["cell", "strategy"])
+    upper = pd.Series(list(bounds.values()), index=index, dtype=float)
+    agg = _interval_rows(scores.set_index(["cell", "strategy", "game"])["score"], ["cell", "strategy"], upper)
     agg = _cell_info(agg, exp)
-    agg["fair_share"] = 1.0 / agg["players"]
+    finished = 1.0 - unfinished_rates(frame, exp, mirrors=False)
+    agg["fair_share"] = agg["cell"].map(finished).fillna(1.0) / agg["players"]
     return agg[cols].sort_values(["cell", "win_rate"], ascending=[True, False], ignore_index=True)
 
 
+def strategy_bounds(exp: Experiment) -> dict[tuple[int, str], float]:
+    """The most a strategy's deal score can be, per (cell, strategy): the mean over the cell's
+    line-ups holding it (mirrors left out) of 1/m, m the seats it holds there (one winner a game)."""
+    out: dict[tuple[int, str], list[float]] = {}
+    for cell in exp.cells:
+        for lineup, mirror in zip(cell.lineups, cell.mirror):
+            if mirror:
+                continue
+            for name in set(lineup):
+                out.setdefault((cell.id, str(name)), []).append(1.0 / lineup.count(name))
+    return {k: float(np.mean(v)) for k, v in out.items()}
+
+
+def unfinished_rates(frame: pd.DataFrame, exp: Experiment, mirrors: bool | None = None) -> pd.Series:
+    """Share of games the cap stopped, per cell (``mirrors``: only mirror line-ups, only the
+    others, or None for all)."""
+    if "unfinished" not in frame:
+        return pd.Series(0.0, index=pd.Index([c.id for c in exp.cells], name="cell"))
+    rows = frame[frame["seat"] == 0]
+    if mirrors is not None:
+        held = rows["lineup"].isin(mirror_lineups(exp, lineup_offsets(exp)))
+        rows = rows[held if mirrors else ~held]
+    return rows.groupby("cell")["unfinished"].mean().astype(float)
+
+
 ALL_LINEUPS = "all line-ups"
+#: A difference of two win shares lies in [-1, 1]: the range of its boundary-safe interval.
+SHARE_DIFFERENCE = (-1.0, 1.0)
 
 
 def seat_bases(frame: pd.DataFrame, exp: Experiment, cell: Cell) -> list[tuple[str, pd.DataFrame]]:
@@ -121,37 +160,111 @@ def seat_bases(frame: pd.DataFrame, exp: Experiment, cell: Cell) -> list[tuple[s
     return out or [(ALL_LINEUPS, rows)]
 
 
-def seat_rates(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Win rate per seat per cell and basis, 95% t interval over deal means (unit: the deal).
+def layouts(exp: Experiment) -> dict[int, inference.Layout]:
+    """Every cell's deal vector (inference.Layout): its bases as ``seat_bases`` reads them, each
+    mirror strategy on its own, else all line-ups."""
+    out = {}
+    for cell in exp.cells:
+        bases = [(cell.lineups[i][0], (i,)) for i, m in enumerate(cell.mirror) if m]
+        if not bases:
+            bases = [(ALL_LINEUPS, tuple(range(len(cell.lineups))))]
+        out[cell.id] = inference.Layout(cell.players, tuple(b for b, _ in bases), tuple(l for _, l in bases))
+    return out
+
+
+def cell_moments(frame: pd.DataFrame, exp: Experiment, cells: list[int] | None = None
+                 ) -> dict[int, inference.Moments]:
+    """The moments of every cell's deal vectors (``layouts``) from the frame: per deal, every
+    basis's seat win shares (mean over its line-ups) and finished share. One grouping of the frame."""
+    lay = layouts(exp)
+    offsets = lineup_offsets(exp)
+    key_of = np.full(sum(len(c.lineups) for c in exp.cells), -1)
+    keys: list[tuple[int, int]] = []                  # (cell, basis index)
+    for cell in exp.cells:
+        if cells is not None and cell.id not in cells:
+            continue
+        for b, lineups_b in enumerate(lay[cell.id].lineups):
+            for i in lineups_b:
+                key_of[offsets[cell.id] + i] = len(keys)
+            keys.append((cell.id, b))
+    key = key_of[frame["lineup"].to_numpy()]
+    held = key >= 0
+    unfinished = frame["unfinished"].to_numpy(bool) if "unfinished" in frame else np.zeros(len(frame), bool)
+    rows = pd.DataFrame({"key": key[held], "seat": frame["seat"].to_numpy()[held],
+                         "game": frame["game"].to_numpy()[held],
+                         "win_share": frame["win_share"].to_numpy(float)[held],
+                         "finished": (~unfinished[held]).astype(float)})
+    shares = rows.groupby(["key", "game", "seat"], sort=True)["win_share"].mean().unstack("seat")
+    finished = rows[rows["seat"] == 0].groupby(["key", "game"], sort=True)["finished"].mean()
+    # (key, game) rows in the same order in both: split the arrays at each key's first row
+    values = shares.to_numpy(float)
+    done = finished.reindex(shares.index).to_numpy(float)
+    key_rows = shares.index.get_level_values("key").to_numpy()
+    bounds = np.flatnonzero(np.diff(key_rows)) + 1
+    blocks: dict[int, list[np.ndarray]] = {}
+    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, len(key_rows)]):
+        if stop <= start:
+            continue
+        cell, b = keys[int(key_rows[start])]
+        n = lay[cell].players
+        blocks.setdefault(cell, []).append(np.column_stack([values[start:stop, :n], done[start:stop]]))
+    out: dict[int, inference.Moments] = {}
+    for cell, parts in blocks.items():
+        if len(parts) == len(lay[cell].bases) and len({len(p) for p in parts}) == 1:
+            out[cell] = inference.Moments.of(np.hstack(parts))
+    return out
+
+
+def seat_table(moments: dict[int, inference.Moments], exp: Experiment) -> pd.DataFrame:
+    """Win rate and edge per seat, cell and basis from the cells' moments (unit: the deal).
+
+    Columns: games (the deals), wins, win_rate with its 95% interval (simcards.stats.
+    share_interval) and se, fair_share ((1 - unfinished) / players), unfinished (the share of
+    games the cap stopped), edge (win rate - fair share) with edge_se (from the deal's own
+    edge, share - finished share / players) and edge_low/edge_high (the share's interval with
+    the edge's design effect, less the fair share)."""
+    lay = layouts(exp)
+    info = {c.id: c for c in exp.cells}
+    recs = []
+    for cell_id, m in moments.items():
+        layout, cell = lay[cell_id], info[cell_id]
+        for b, basis in enumerate(layout.bases):
+            fin = float(m.mean[layout.finished(b)])
+            for s in range(layout.players):
+                c = np.zeros(layout.width)
+                c[layout.seat(b, s)] = 1.0
+                rate, se = m.contrast(c)
+                edge, edge_se = m.contrast(layout.edge(b, s))
+                recs.append({"cell": cell_id, "part": cell.part, "players": cell.players,
+                             "sweep_value": "" if cell.sweep_value is None else str(cell.sweep_value),
+                             "seat": s, "basis": basis, "games": m.n, "wins": rate * m.n, "win_rate": rate,
+                             "se": se, "fair_share": fin / layout.players, "unfinished": 1.0 - fin,
+                             "edge": edge, "edge_se": edge_se})
+    cols = ["cell", "part", "players", "sweep_value", "seat", "basis", "games", "wins", "win_rate",
+            "ci_low", "ci_high", "se", "fair_share", "unfinished", "edge", "edge_se", "edge_low", "edge_high"]
+    out = pd.DataFrame(recs)
+    if out.empty:
+        return pd.DataFrame(columns=cols)
+    args = (out["win_rate"].to_numpy(), out["se"].to_numpy(), out["games"].to_numpy())
+    out["ci_low"], out["ci_high"] = share_interval(*args)
+    low, high = share_interval(out["win_rate"].to_numpy(), out["edge_se"].to_numpy(), out["games"].to_numpy())
+    out["edge_low"], out["edge_high"] = low - out["fair_share"], high - out["fair_share"]
+    out["_b"] = [lay[c].bases.index(b) for c, b in zip(out["cell"], out["basis"])]
+    return out.sort_values(["cell", "_b", "seat"], ignore_index=True)[cols]
+
+
+def seat_rates(frame: pd.DataFrame, exp: Experiment,
+               extra: dict[int, inference.Moments] | None = None) -> pd.DataFrame:
+    """Win rate and edge per seat per cell and basis, 95% intervals over deals (unit: the deal).
 
     Seat advantage is read from each of the cell's mirror line-ups (every seat
     the same strategy: the basis is that strategy) where it has some, else from
     all its line-ups (basis "all line-ups", balanced by the seat-order design).
-    The bases of ``seat_bases``, for every cell in one grouping of the frame."""
-    offsets = lineup_offsets(exp)
-    bases: list[tuple[int, str]] = []        # (cell, basis), in the cell's order of seat_bases
-    key_of = np.full(sum(len(c.lineups) for c in exp.cells), -1)
-    for cell in exp.cells:
-        has_mirror = any(cell.mirror)
-        if not has_mirror:
-            bases.append((cell.id, ALL_LINEUPS))
-        for i, m in enumerate(cell.mirror):
-            if m:
-                bases.append((cell.id, cell.lineups[i][0]))
-            if m or not has_mirror:
-                key_of[offsets[cell.id] + i] = len(bases) - 1
-    key = key_of[frame["lineup"].to_numpy()]
-    rows = pd.DataFrame({"key": key, "seat": frame["seat"].to_numpy(), "game": frame["game"].to_numpy(),
-                         "win_share": frame["win_share"].to_numpy()})[key >= 0]
-    per_deal = rows.groupby(["key", "seat", "game"], sort=True)["win_share"].mean()
-    out = _interval_rows(per_deal, ["key", "seat"])
-    out.insert(0, "cell", [bases[k][0] for k in out["key"]])
-    out.insert(1, "basis", [bases[k][1] for k in out["key"]])
-    out = out.drop(columns="key")
-    out = _cell_info(out, exp)
-    out["fair_share"] = 1.0 / out["players"]
-    return out[["cell", "part", "players", "sweep_value", "seat", "basis", "games", "wins",
-                "win_rate", "ci_low", "ci_high", "se", "fair_share"]]
+    ``extra``: moments of deals beyond the frame's (a sequential verdict's), per cell."""
+    moments = cell_moments(frame, exp)
+    for cell, m in (extra or {}).items():
+        moments[cell] = moments[cell] + m if cell in moments else m
+    return seat_table(moments, exp)
 
 
 # ------------------------------------------------------------------ pairwise comparisons
@@ -165,24 +278,79 @@ def _lineup_matrices(frame: pd.DataFrame, exp: Experiment, cells: list[int]):
         yield int(cell), part.droplevel("cell").unstack(["lineup", "strategy"])
 
 
-def paired_difference(d: np.ndarray) -> tuple[float, float, float, float]:
-    """Mean of paired differences, its 95% t interval and the two-sided t-test p-value (statsmodels)."""
-    d = np.asarray(d, float)
-    mean = float(d.mean())
-    if len(d) > 1 and d.var() > 0:
-        stats = DescrStatsW(d)
-        p_value = float(stats.ttest_mean(0.0)[1])
-        low, high = (float(v) for v in stats.tconfint_mean(alpha=1 - CONFIDENCE))
-        return mean, low, high, p_value
-    return mean, mean, mean, (1.0 if mean == 0 else 0.0)
+def paired_difference(d: np.ndarray, bounds: tuple[float, float] | None = None,
+                      confidence: float = CONFIDENCE) -> tuple[float, float, float, float]:
+    """Mean of paired differences (one per deal), its interval and the two-sided p-value of 0.
+
+    ``bounds``: the differences are of shares (win rates: (-1, 1)): the boundary-safe interval
+    of simcards.stats.share_interval on that range and the test it inverts (share_pvalue), so
+    they agree. Else (lengths) the t interval and t-test (statsmodels' DescrStatsW's numbers).
+    Where every difference is the same number c there is no spread to test: p is the exact sign
+    test's (scipy's binomtest of the signs: five equal non-zero differences give 0.0625, none
+    gives 1), the interval the exact one of that many deals on the bounded range (a point for
+    lengths)."""
+    mean, low, high, p = paired_differences([d], bounds, confidence)
+    return float(mean[0]), float(low[0]), float(high[0]), float(p[0])
+
+
+def paired_differences(ds, bounds: tuple[float, float] | None = None, confidence: float = CONFIDENCE
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``paired_difference`` of many series at once: (means, lows, highs, p-values) arrays."""
+    ds = [np.asarray(d, float) for d in ds]
+    n = np.array([len(d) for d in ds], float)
+    mean = np.array([d.mean() if len(d) else np.nan for d in ds])
+    sd = np.array([d.std(ddof=1) if len(d) > 1 else 0.0 for d in ds])
+    constant = np.array([len(d) > 0 and float(np.ptp(d)) == 0.0 for d in ds])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.where(n > 1, sd / np.sqrt(n), 0.0)
+    if bounds is not None:
+        low, high = share_interval(mean, se, n, confidence, *bounds)
+        p = share_pvalue(mean, se, n, 0.0, "two-sided", *bounds)
+    else:
+        from scipy.special import stdtr, stdtrit
+        df = np.maximum(n - 1, 1)
+        half = stdtrit(df, 0.5 + confidence / 2) * se
+        low, high = mean - half, mean + half
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = 2 * stdtr(df, -np.abs(mean) / se)
+        p = np.where((n > 1) & (se > 0), p, np.nan)
+    if constant.any():
+        from scipy.stats import binomtest
+        for i in np.flatnonzero(constant):
+            p[i] = 1.0 if mean[i] == 0 else float(binomtest(int(n[i]), int(n[i]), 0.5).pvalue)
+    return mean, np.asarray(low, float), np.asarray(high, float), np.asarray(p, float)
+
+
+def adjusted_intervals(out: pd.DataFrame, p: str, diffs: dict, method: str = inference.PAIR_CORRECTION,
+                       prefix: str = "holm") -> pd.DataFrame:
+    """The rows' intervals at the level of their corrected family (inference.adjusted_confidence),
+    as paired_difference draws them: ``{prefix}_level``, ``{prefix}_low``, ``{prefix}_high``.
+    ``diffs`` maps a row's index to (its per-deal differences, their bounds or None, scale)."""
+    level = inference.adjusted_confidence(out[p], method)
+    out[f"{prefix}_level"] = level
+    lows, highs = np.full(len(out), np.nan), np.full(len(out), np.nan)
+    position = {i: k for k, i in enumerate(out.index)}
+    groups: dict = {}
+    for i in out.index:
+        d, bounds, scale = diffs[i]
+        groups.setdefault((bounds, scale), []).append(i)
+    for (bounds, scale), rows in groups.items():
+        _, low, high, _ = paired_differences([diffs[i][0] for i in rows], bounds, level)
+        at = [position[i] for i in rows]
+        lows[at], highs[at] = scale * low, scale * high
+    out[f"{prefix}_low"], out[f"{prefix}_high"] = lows, highs
+    return out
 
 
 def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     """Every pair of strategies in every main cell: paired difference over deals.
 
-    d(g) = score_A(g) - score_B(g); the t-test on d (statsmodels) gives the
-    p-value, corrected over all pairs of the report by Holm's method; the
-    effect is the mean of d in percentage points with its 95% interval.
+    d(g) = score_A(g) - score_B(g); the test of simcards.stats.share_pvalue on d (a
+    difference of shares, in [-1, 1]; the sign test where d is constant) gives the
+    p-value, corrected over all pairs of the report by Holm's method; the effect is
+    the mean of d in percentage points with its 95% interval (share_interval), and
+    holm_low/holm_high its interval at Holm's level (holm_level), which excludes 0
+    exactly where the corrected test rejects.
 
     Common random numbers: var_crn is the variance of d(g) as played (all
     line-ups on the same deals); var_independent is what it would be if every
@@ -191,6 +359,7 @@ def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     """
     players = {c.id: c.players for c in exp.cells}
     records = []
+    diffs: dict[int, np.ndarray] = {}
     for cell, x in _lineup_matrices(frame, exp, [c.id for c in exp.cells if c.part == MAIN]):
         if x.empty:
             continue
@@ -213,17 +382,20 @@ def pairwise(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
                 if (lineup, b) in position:
                     part -= values[:, position[(lineup, b)]] / len(cb)
                 var_ind += float(np.var(part, ddof=1)) if len(d) > 1 else float("nan")
-            mean, low, high, p_value = paired_difference(d)
             saving = 1 - var_crn / var_ind if var_ind > 0 else float("nan")
+            diffs[len(records)] = (d, SHARE_DIFFERENCE, 100.0)
             records.append({"cell": cell, "players": players[cell], "a": a, "b": b,
-                            "games": len(d), "diff_pp": 100 * mean, "ci_low_pp": 100 * low,
-                            "ci_high_pp": 100 * high, "p_value": p_value, "var_crn": var_crn,
-                            "var_independent": var_ind, "crn_saving": saving})
-    out = pd.DataFrame(records, columns=["cell", "players", "a", "b", "games", "diff_pp", "ci_low_pp",
-                                         "ci_high_pp", "p_value", "var_crn", "var_independent",
+                            "games": len(d), "var_crn": var_crn, "var_independent": var_ind,
+                            "crn_saving": saving})
+    out = pd.DataFrame(records, columns=["cell", "players", "a", "b", "games", "var_crn", "var_independent",
                                          "crn_saving"])
+    mean, low, high, p_value = paired_differences([diffs[i][0] for i in range(len(out))], SHARE_DIFFERENCE)
+    out.insert(5, "diff_pp", 100 * mean)
+    out.insert(6, "ci_low_pp", 100 * low)
+    out.insert(7, "ci_high_pp", 100 * high)
+    out.insert(8, "p_value", p_value)
     out["p_holm"], out["significant"] = inference.correct(out["p_value"], inference.PAIR_CORRECTION)
-    return out
+    return adjusted_intervals(out, "p_value", diffs)
 
 
 def crn_summary(pairs: pd.DataFrame) -> dict:
@@ -387,8 +559,9 @@ def length_summary(lengths: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
                 low, high = DescrStatsW(per_deal).tconfint_mean(alpha=1 - CONFIDENCE)
             else:
                 low = high = float(per_deal.mean())
+            se = float(per_deal.std(ddof=1) / math.sqrt(len(per_deal))) if len(per_deal) > 1 else 0.0
             values = g[col].to_numpy(float)
-            records.append({"cell": cell.id, "column": col, "games": len(values),
+            records.append({"cell": cell.id, "column": col, "games": len(values), "deals": len(per_deal), "se": se,
                             "mean": float(values.mean()), "ci_low": float(low), "ci_high": float(high),
                             "p10": float(np.percentile(values, 10)), "median": float(np.median(values)),
                             "p90": float(np.percentile(values, 90)), "max": float(values.max()),
@@ -434,39 +607,79 @@ def card_effects(masks: np.ndarray, share: np.ndarray, players: np.ndarray, deal
         diff, se, p = inference.card_effect(share, dealt, players, deals)
         r1, s1 = inference.clustered_mean(share[dealt], deals[dealt])
         r0, s0 = inference.clustered_mean(share[~dealt], deals[~dealt])
+        n1, n0 = len(np.unique(deals[dealt])), len(np.unique(deals[~dealt]))
+        (d_low, d_high), (n_low, n_high) = share_interval(r1, s1, n1), share_interval(r0, s0, n0)
         records.append({"kind": kind, "card": card, "dealt_seats": int(dealt.sum()),
                         "not_dealt_seats": int((~dealt).sum()), "rate_dealt": r1,
-                        "dealt_low": r1 - Z * s1, "dealt_high": r1 + Z * s1, "rate_not": r0,
-                        "not_low": r0 - Z * s0, "not_high": r0 + Z * s0, "diff_pp": 100 * diff,
-                        "ci_low_pp": 100 * (diff - Z * se), "ci_high_pp": 100 * (diff + Z * se),
-                        "p_value": p, "deals": int(len(np.unique(deals)))})
+                        "dealt_low": float(d_low), "dealt_high": float(d_high), "rate_not": r0,
+                        "not_low": float(n_low), "not_high": float(n_high), "diff_pp": 100 * diff,
+                        "se_pp": 100 * se, "ci_low_pp": 100 * (diff - Z * se),
+                        "ci_high_pp": 100 * (diff + Z * se), "p_value": p, "deals": int(len(np.unique(deals)))})
     out = pd.DataFrame(records)
     if out.empty:
         return out
     out["p_bh"], out["significant"] = inference.correct(out["p_value"], inference.CARD_CORRECTION)
+    # beside BH's p-values, the false-coverage-rate intervals (Benjamini-Yekutieli): at this
+    # level an interval excludes 0 exactly where BH rejects
+    level = inference.adjusted_confidence(out["p_value"], inference.CARD_CORRECTION)
+    z = float(norm.ppf(0.5 + level / 2))
+    out["bh_level"] = level
+    out["bh_low_pp"] = out["diff_pp"] - z * out["se_pp"]
+    out["bh_high_pp"] = out["diff_pp"] + z * out["se_pp"]
     out["basis"] = basis
     return out.sort_values("diff_pp", ascending=False, ignore_index=True)
 
 
 # ------------------------------------------------------------------ balance verdict
-def verdicts(frame: pd.DataFrame, exp: Experiment, seats: pd.DataFrame) -> list[inference.Verdict]:
-    """Per main player count and seat basis: equal-seats test, first-player edge, verdict."""
-    out = []
-    for cell in exp.cells:
-        if cell.part != MAIN:
-            continue
-        for basis, rows in seat_bases(frame, exp, cell):
-            per_deal = rows.groupby(["game", "seat"])["win_share"].mean().unstack("seat")
-            s = seats[(seats["cell"] == cell.id) & (seats["basis"] == basis)].sort_values("seat")
-            edges = pd.DataFrame({"edge": s["win_rate"] - s["fair_share"], "low": s["ci_low"] - s["fair_share"],
-                                  "high": s["ci_high"] - s["fair_share"], "deals": s["games"]})
-            verdict, more = inference.decide(edges, exp.tolerance)
-            first = edges.iloc[0]
-            worst = edges.loc[edges["edge"].abs().idxmax(), "edge"]
-            out.append(inference.Verdict(cell.players, basis, len(per_deal),
-                                         inference.seat_test(per_deal.to_numpy(float)), float(first["edge"]),
-                                         float(first["low"]), float(first["high"]), float(worst), verdict, more))
-    return out
+@dataclass
+class Sampling:
+    """How the verdict's deals were sampled (simcards.report.sequential): the level of every
+    test (alpha over the planned looks: Bonferroni over looks), the looks taken and planned,
+    and per cell what stopped it."""
+
+    alpha: float = inference.ALPHA          # the experiment's level
+    looks: int = 1                          # looks planned (each tests at alpha / looks)
+    looks_taken: int = 1
+    power: float = inference.POWER
+    capped: dict = field(default_factory=dict)     # cell -> games | minutes | looks
+    room: dict = field(default_factory=dict)       # cell -> deals it could still have grown by
+    history: list = field(default_factory=list)    # one record per look
+
+    @property
+    def alpha_look(self) -> float:
+        return self.alpha / max(self.looks, 1)
+
+
+def verdicts(frame: pd.DataFrame, exp: Experiment, seats: pd.DataFrame,
+             extra: dict[int, inference.Moments] | None = None, sampling: Sampling | None = None
+             ) -> tuple[list[inference.Verdict], pd.DataFrame]:
+    """Per main player count and seat basis: the verdict (inference.evaluate) at the sampling's
+    level, every seat of every main cell one family for Holm; and the seats' tests."""
+    sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
+    main = [c.id for c in exp.cells if c.part == MAIN]
+    moments = cell_moments(frame, exp, main)
+    for cell, m in (extra or {}).items():
+        if cell in moments:
+            moments[cell] = moments[cell] + m
+    rows = seats[seats["cell"].isin(main)]
+    if rows.empty:
+        return [], rows
+    return inference.evaluate(rows, moments, layouts(exp), exp.tolerance, sampling.alpha_look, sampling.power,
+                              sampling.capped, sampling.room)
+
+
+def strategy_disagreements(frame: pd.DataFrame, exp: Experiment,
+                           extra: dict[int, inference.Moments] | None = None,
+                           sampling: Sampling | None = None) -> pd.DataFrame:
+    """Do two mirror strategies' seat edges differ at a player count (inference.disagreements)."""
+    sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
+    main = [c.id for c in exp.cells if c.part == MAIN]
+    moments = cell_moments(frame, exp, main)
+    for cell, m in (extra or {}).items():
+        if cell in moments:
+            moments[cell] = moments[cell] + m
+    lay = {c: l for c, l in layouts(exp).items() if c in main and len(l.bases) > 1}
+    return inference.disagreements(moments, lay, {c.id: c.players for c in exp.cells}, sampling.alpha_look)
 
 
 # ------------------------------------------------------------------ everything, and precision
@@ -486,6 +699,9 @@ class Results:
     verdicts: list = field(default_factory=list)
     designer: object = None
     skill: pd.DataFrame | None = None    # the skill index (simcards.report.skill), set by the report
+    seat_tests: pd.DataFrame | None = None     # main seats with the verdict's tests (inference.evaluate)
+    disagreements: pd.DataFrame | None = None  # mirror strategies whose seat edges differ (paired)
+    sampling: Sampling | None = None            # how the verdict's deals were sampled
 
 
 def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pairs: pd.DataFrame,
@@ -516,16 +732,21 @@ def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pa
     return pd.DataFrame(recs, columns=["what", "cells", "half_width"])
 
 
-def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True) -> Results:
-    """Every statistic; ``with_rating=False`` (the precision loop) skips what it does not need."""
+def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True,
+            extra: dict[int, inference.Moments] | None = None, sampling: Sampling | None = None) -> Results:
+    """Every statistic; ``with_rating=False`` (the precision loop) skips what it does not need.
+    ``extra``/``sampling``: the deals a sequential verdict played beyond the frame (their moments,
+    per cell) and how (simcards.report.sequential); they enter the seat table and the verdict."""
     from simcards.report.designer import designer_metrics
     from simcards.report.sweep import sweep_effects
     strategies = strategy_rates(frame, exp)
-    seats = seat_rates(frame, exp)
+    seats = seat_rates(frame, exp, extra)
     pairs = pairwise(frame, exp)
     cards = card_balance(frame, exp)
     lengths = game_lengths(frame, exp)
     length_table = length_summary(lengths, exp)
+    sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
+    found, seat_tests = verdicts(frame, exp, seats, extra, sampling) if with_rating else ([], None)
     return Results(
         strategies=strategies, seats=seats, pairs=pairs, crn=crn_summary(pairs),
         rating=rating(frame, exp) if with_rating else None,
@@ -533,7 +754,9 @@ def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True) -> R
         lengths=lengths, length_table=length_table, cards=cards,
         sweep=sweep_effects(frame, exp) if with_rating else None,
         intervals=intervals(exp, strategies, seats, pairs, cards),
-        verdicts=verdicts(frame, exp, seats) if with_rating else [],
+        verdicts=found, seat_tests=seat_tests,
+        disagreements=strategy_disagreements(frame, exp, extra, sampling) if with_rating else None,
+        sampling=sampling,
         designer=designer_metrics(frame, exp, length_table) if with_rating else None)
 
 

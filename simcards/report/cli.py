@@ -28,10 +28,14 @@ def register(command) -> None:
             help="Keep every line-up's finished chunks here, so an interrupted report can --resume.")] = None,
         resume: Annotated[bool, typer.Option(help="Finish the report whose runs are in --run-dir.")] = False,
         compare: Annotated[Optional[tuple[Path, Path]], typer.Option(
-            help="Two report folders A B: print every estimate of B outside A's 95% interval.")] = None,
+            help="Two report folders A B: test every estimate for a difference B - A (paired on the same "
+                 "deals when the seeds match) and print those that differ (Benjamini-Hochberg per kind).")] = None,
         force: Annotated[bool, typer.Option(
             "--force", help="Replace a report folder that already holds files; only files simcards "
                             "wrote there are removed.")] = False,
+        single_file: Annotated[bool, typer.Option(
+            "--single-file", help="Embed the plots in index.html, so the page is one file to e-mail "
+                                  "(the PNG files are still written beside it).")] = False,
     ) -> None:
         """Run an experiment and write its report: index.html, report.md, plots, results.parquet,
         config.json, summary.json.
@@ -56,7 +60,7 @@ def register(command) -> None:
             folder = run_experiment(experiment, precision=precision, out_dir=out_dir, threads=threads,
                                     log=lambda msg: err.print(msg, highlight=False, markup=False),
                                     force=force, progress=bar.update, backend=backend, run_dir=run_dir,
-                                    resume=resume)
+                                    resume=resume, single_file=single_file)
         typer.echo(f"report written to {folder / 'index.html'}")
 
 
@@ -64,16 +68,24 @@ def _compare(a: Path, b: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from simcards.report.summary import compare
-    moved = compare(a, b)
+    from simcards.report.summary import COMPARE_FDR, compare, verdict_changes
+    result = compare(a, b)
     out = Console()
-    if moved.empty:
-        out.print(f"Nothing in {b} moved beyond its interval in {a}.")
+    flagged = result[result["flagged"]]
+    paired = int((result["test"] == "paired").sum())
+    out.print(f"{len(result)} estimates of {a} and {b} tested for a difference B - A: {paired} paired on the "
+              f"same deals, {len(result) - paired} two-sample; Benjamini-Hochberg within each kind "
+              f"(false discoveries at most {COMPARE_FDR:.0%} per kind).", highlight=False)
+    changes = verdict_changes(a, b)
+    for r in changes.itertuples():
+        out.print(f"verdict at {r.players} players ({r.name}): {r.verdict_a} -> {r.verdict_b}", highlight=False)
+    if flagged.empty:
+        out.print(f"No estimate of {b} differs from {a} (q < {COMPARE_FDR:g} within its kind).")
         return
-    table = Table("kind", "players", "name", "A", "A 95% interval", "B", "B 95% interval",
-                  title=f"{len(moved)} estimates of {b} outside their interval in {a}")
-    for r in moved.itertuples():
+    table = Table("kind", "players", "name", "A", "B", "B - A", "95% interval", "test", "p", "q (BH)",
+                  title=f"{len(flagged)} estimates of {b} that differ from {a}")
+    for r in flagged.itertuples():
         table.add_row(r.kind, "" if r.players is None or str(r.players) == "<NA>" else str(r.players), r.name,
-                      f"{r.estimate_a:.4f}", f"{r.low_a:.4f} to {r.high_a:.4f}", f"{r.estimate_b:.4f}",
-                      f"{r.low_b:.4f} to {r.high_b:.4f}")
+                      f"{r.estimate_a:.4f}", f"{r.estimate_b:.4f}", f"{r.difference:+.4f}",
+                      f"{r.diff_low:+.4f} to {r.diff_high:+.4f}", r.test, f"{r.p_value:.2g}", f"{r.q_value:.2g}")
     out.print(table)

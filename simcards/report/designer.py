@@ -1,9 +1,26 @@
-"""What a designer asks beside balance: how close games are, whether the early leader
-wins, when players go out, how long a game takes in minutes.
+"""What a designer asks beside balance: how long a game takes at the table, how close games
+are, whether the early leader wins, and which card ranks help.
 
 Everything is read from the frame the engines already write (no engine change):
-the final score columns, per-round penalties where a game records them, ranks
-(the order players went out) and the length columns.
+the final score columns, per-round scores where a game records them, the game
+columns that count steps (turns, actions, passes, rounds), the dealt masks.
+
+- **Game time** in minutes: every game's costed columns times their seconds
+  (``Experiment.time_costs``: ``seconds_per_turn`` for the step column, the
+  ``[seconds]`` table for any other column, e.g. per action kind), over 60. The
+  spread over games (median, 10% and 90%) is what a designer plans a box around;
+  the mean has its 95% interval over deals.
+- **Closeness** on the game's own scale: the winner's margin over the best other
+  seat in the score column (points, lives, keys, penalty points), its spread, and
+  the margin as a share of the larger of the two scores.
+- **The early leader**: how often the sole leader after a round wins, against the
+  chance a seat picked at random wins the same games.
+- **Card ranks**: the card table's effect for "dealt at least one card of this
+  rank" where a game's card kinds are rank and suit (Thirty-One's 9♠ and 9♥ are one
+  rank 9); analysis.card_effects, the same regression as the card table.
+
+Elimination timing needs the turn each seat went out, which no engine records yet
+(a seat's row holds its finishing place, not when it was reached): the report says so.
 """
 from __future__ import annotations
 
@@ -19,13 +36,19 @@ from simcards.stats import mean_interval
 SCORES = {"lives": 1, "points": 1, "keys": 1, "penalty": -1}
 #: Per-round score columns (cumulated) that show who led part-way through.
 ROUND_PREFIX = "penalty_round"
+#: Suit marks stripped from a card's name to find its rank.
+SUITS = "♣♦♥♠"
+#: Per-seat columns that would time an elimination (none of today's games has one).
+ELIMINATION_COLUMNS = ("out_turn", "out_round")
 
 
 @dataclass
 class Designer:
-    closeness: pd.DataFrame            # players, score, deals, mean margin and interval, share by 1
-    leader: pd.DataFrame               # players, after, deals, rate the leader wins and interval
-    minutes: pd.DataFrame              # players, column, mean minutes and interval
+    closeness: pd.DataFrame            # players, score, deals, mean margin with interval, spread, relative
+    leader: pd.DataFrame               # players, after, deals, leader's win rate with interval, baseline
+    minutes: pd.DataFrame              # players, games, mean with interval, p10, median, p90 (minutes)
+    ranks: pd.DataFrame | None = None  # card effects by rank (card-table columns; card = the rank)
+    costs: dict = field(default_factory=dict)   # game column -> seconds per unit
     notes: list[str] = field(default_factory=list)
 
 
@@ -36,9 +59,13 @@ def score_column(spec) -> tuple[str, int] | None:
     return None
 
 
+def _main(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
+    return frame[frame["cell"].isin([c.id for c in exp.cells if c.part == MAIN])]
+
+
 def _games(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    main = [c.id for c in exp.cells if c.part == MAIN]
-    rows = frame[frame["cell"].isin(main)]
+    """Main-rule rows of finished games."""
+    rows = _main(frame, exp)
     if "unfinished" in rows:
         rows = rows[~rows["unfinished"].astype(bool)]
     return rows
@@ -50,31 +77,42 @@ def _per_game_interval(values: pd.DataFrame, value: str) -> pd.DataFrame:
     return mean_interval(per_deal, ["players"]).reset_index()
 
 
+def _spread(values: pd.DataFrame, value: str) -> pd.DataFrame:
+    """10%, median and 90% of a per-game value over every game, per player count."""
+    g = values.groupby("players")[value]
+    return pd.DataFrame({"p10": g.quantile(0.1), "median": g.median(), "p90": g.quantile(0.9)}).reset_index()
+
+
 def closeness(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Winner's margin over the best other seat in the game's own score (finished games, one winner)."""
+    """Winner's margin over the best other seat in the game's own score (finished games, one winner):
+    mean with its interval (deal = unit), median and 10-90% over games, and ``relative``: the
+    margin over the larger of the two scores (the median of that share)."""
     found = score_column(exp.spec)
     if found is None:
         return pd.DataFrame()
     col, sign = found
     rows = _games(frame, exp)
     keys = ["cell", "lineup", "game"]
-    score = sign * rows[col].to_numpy(float)
-    winner = rows["win_share"].to_numpy() == 1.0
-    rows = rows.assign(_score=score, _win=winner)
-    best_win = rows[rows["_win"]].groupby(keys)["_score"].max()
-    best_other = rows[~rows["_win"]].groupby(keys)["_score"].max()
-    margin = pd.concat([best_win, best_other], axis=1, join="inner").dropna()
-    margin = (margin.iloc[:, 0] - margin.iloc[:, 1]).rename("margin").reset_index()
-    margin = margin.merge(rows[keys + ["players"]].drop_duplicates(keys), on=keys)
-    margin["by_one"] = (margin["margin"] <= 1).astype(float)
-    out = _per_game_interval(margin, "margin")
-    out["share_by_one"] = margin.groupby("players")["by_one"].mean().to_numpy()
+    rows = rows.assign(_score=sign * rows[col].to_numpy(float), _win=rows["win_share"].to_numpy() == 1.0)
+    winner = rows[rows["_win"]].groupby(keys)["_score"].max().rename("_score_w")
+    other = rows[~rows["_win"]].groupby(keys)["_score"].max().rename("_score_o")   # the best other seat
+    both = pd.concat([winner, other], axis=1, join="inner").dropna()
+    if both.empty:
+        return pd.DataFrame()
+    margin = pd.DataFrame({"margin": both["_score_w"] - both["_score_o"]})
+    larger = np.maximum(both["_score_w"].abs(), both["_score_o"].abs())
+    margin["relative"] = (margin["margin"] / larger).where(larger > 0)
+    margin = margin.reset_index().merge(rows[keys + ["players"]].drop_duplicates(keys), on=keys)
+    out = _per_game_interval(margin, "margin").merge(_spread(margin, "margin"), on="players")
+    out["relative"] = margin.groupby("players")["relative"].median().to_numpy()
     out["score"] = col
+    out["higher_wins"] = sign > 0
     return out
 
 
 def leader_wins(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """How often the sole leader after round r (per-round scores, cumulated) wins the game."""
+    """How often the sole leader after round r (per-round scores, cumulated) wins the game, and
+    ``baseline``: how often a seat picked at random wins those same games outright."""
     rounds = sorted(c for c in exp.spec.seat_columns if c.startswith(ROUND_PREFIX))
     found = score_column(exp.spec)
     if len(rounds) < 2 or found is None:
@@ -82,6 +120,8 @@ def leader_wins(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     sign = found[1]
     rows = _games(frame, exp)
     keys = ["cell", "lineup", "game"]
+    won = (rows["win_share"] == 1.0).astype(float)
+    chance = rows.assign(_won=won).groupby(["players", "game"])["_won"].mean().groupby("players").mean()
     parts = []
     total = np.zeros(len(rows))
     for r, col in enumerate(rounds[:-1], start=1):
@@ -93,17 +133,58 @@ def leader_wins(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
         sole = sole.assign(leader_won=(sole["win_share"] == 1.0).astype(float))
         iv = _per_game_interval(sole, "leader_won")
         iv["after"] = f"round {r} of {len(rounds)}"
+        iv["baseline"] = iv["players"].map(chance).to_numpy(float)
         parts.append(iv)
     return pd.concat(parts, ignore_index=True)
 
 
-def minutes(length_table: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Mean game length in minutes: the step column (turns, or actions) x seconds per turn / 60."""
-    step = exp.spec.step_column
-    t = length_table[(length_table["part"] == MAIN) & (length_table["column"] == step)]
-    f = exp.seconds_per_turn / 60
-    return pd.DataFrame({"players": t["players"], "column": step, "mean": t["mean"] * f,
-                         "ci_low": t["ci_low"] * f, "ci_high": t["ci_high"] * f})
+def game_minutes(frame: pd.DataFrame, exp: Experiment) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per-game minutes of the main rules: players, game, minutes; the table per player count).
+
+    A game's minutes: the sum over costed columns (``exp.time_costs``) of the column times its
+    seconds, over 60; every game of the main rules, every line-up."""
+    costs = {c: s for c, s in exp.time_costs.items() if c in frame}
+    rows = _main(frame, exp)
+    rows = rows[rows["seat"] == 0]
+    seconds = np.zeros(len(rows))
+    for col, s in costs.items():
+        seconds += s * rows[col].to_numpy(float)
+    games = pd.DataFrame({"players": rows["players"].to_numpy(), "game": rows["game"].to_numpy(),
+                          "minutes": seconds / 60})
+    if games.empty:
+        return games, pd.DataFrame(columns=["players", "deals", "mean", "ci_low", "ci_high", "p10",
+                                            "median", "p90", "games"])
+    table = _per_game_interval(games, "minutes").merge(_spread(games, "minutes"), on="players")
+    table["games"] = games.groupby("players").size().to_numpy()
+    return games, table
+
+
+def rank_of(card: str) -> str:
+    return card.strip(SUITS).strip()
+
+
+def rank_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
+    """Card effects summed by rank: a seat dealt at least one card of the rank against one dealt
+    none, as the card table (the same rows, regression and correction). None where every card
+    kind is its own rank."""
+    from simcards.report.analysis import card_effects, lineup_offsets, mirror_lineups
+    names = exp.spec.card_names
+    if "dealt_mask" not in exp.spec.seat_columns or not names:
+        return None
+    ranks = list(dict.fromkeys(rank_of(n) for n in names))
+    if len(ranks) == len(names):
+        return None
+    rows = _main(frame, exp)
+    mirrors = mirror_lineups(exp, lineup_offsets(exp))
+    basis = "all line-ups"
+    if rows["lineup"].isin(mirrors).any():
+        rows, basis = rows[rows["lineup"].isin(mirrors)], "mirror line-ups"
+    masks = rows["dealt_mask"].to_numpy(np.int64)
+    by_rank = np.zeros(len(masks), np.int64)
+    for kind, name in enumerate(names):
+        by_rank |= ((masks >> kind) & 1) << ranks.index(rank_of(name))
+    return card_effects(by_rank, rows["win_share"].to_numpy(float), rows["players"].to_numpy(),
+                        rows["game"].to_numpy(), ranks, basis)
 
 
 def designer_metrics(frame: pd.DataFrame, exp: Experiment, length_table: pd.DataFrame) -> Designer:
@@ -112,8 +193,12 @@ def designer_metrics(frame: pd.DataFrame, exp: Experiment, length_table: pd.Data
     if found is None:
         notes.append("The game records no score column: closeness is not measured.")
     if not any(c.startswith(ROUND_PREFIX) for c in exp.spec.seat_columns):
-        notes.append("The engine records only final scores, so the leader part-way through a game is not "
-                     "known: how often the half-time leader wins is not measured for this game.")
-    notes.append("Elimination: the frame records each seat's finishing rank, not the turn it went out, "
-                 "so elimination timing is not measured.")
-    return Designer(closeness(frame, exp), leader_wins(frame, exp), minutes(length_table, exp), notes)
+        notes.append("The game records only final scores, so who led part-way through a game is not "
+                     "known: how often the early leader wins is not measured for this game.")
+    if not any(c in exp.spec.seat_columns for c in ELIMINATION_COLUMNS):
+        notes.append("When players go out is not measured: the game records each seat's finishing "
+                     "place, not the turn or round it went out.")
+    _, minutes = game_minutes(frame, exp)
+    costs = {c: s for c, s in exp.time_costs.items() if c in frame}
+    return Designer(closeness(frame, exp), leader_wins(frame, exp), minutes, rank_effects(frame, exp),
+                    costs, notes)

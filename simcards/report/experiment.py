@@ -1,51 +1,13 @@
 """Experiments: a TOML file in ``experiments/``, validated on load.
 
-An experiment names a game, its rule options, the player counts, the line-ups
-(every seat the same strategy, a pool of strategies played as a tournament, or
-exact line-ups), the games per line-up or a target precision, the seed, and
-optionally one rule option swept over values. Every mistake in the file is a
-``SimcardsError`` of one line naming the file, the key and what is accepted.
+An experiment names a game, its rule options, the player counts, the line-ups (mirror, pool,
+explicit), the games per line-up or a target precision, the seed, and optionally rule options
+swept over values. Every mistake in the file is a ``SimcardsError`` of one line naming the file,
+the key and what is accepted.
 
-The file::
-
-    game = "five-alive"
-    title = "Five Alive: balance"      # optional
-    description = "..."                # optional
-    seed = 6
-    players = [2, 3, 4]
-    games = 2000                       # games per line-up (with precision: per batch)
-    precision = 0.01                   # optional: target half-width of every interval
-    max_games = 200000                 # optional: cap per line-up when precision is set
-    tolerance = 0.02                   # optional: balance verdict's tolerance on seat win rates
-    seconds_per_turn = 10              # optional: game length in minutes = turns x this / 60
-    skill = "auto"                     # optional: the strong player of the skill index against
-                                       # random mirrors (simcards.report.skill): "auto" (search,
-                                       # else the strongest mirror), a strategy, or false
-
-    [rules]                            # optional: rule options (`simcards rules GAME`)
-    lives = 5
-
-    [lineups]                          # at least one of mirror, pool, explicit
-    mirror = ["high_first", "random"]  # every seat plays it: seat and card balance, per strategy
-                                       # ("auto": the strongest of the game's last tournament + random)
-    pool = "all"                       # tournament of these strategies (or "all"), every set of
-                                       # strategies in every seat order of simcards.designs
-    explicit = [["high_first", "random", "random"]]
-    rotate = true                      # explicit line-ups played in the design's seat orders
-
-    [sweep]                            # optional: one rule option over values
-    option = "lives"
-    values = [3, 4, 5, 6, 7]
-    players = [4]                      # optional: default the experiment's players
-    grid_option = "hand_size"          # optional: a second option; the sweep is then the grid of
-    grid_values = [8, 10, 12]          #   every (value, grid value) pair, drawn as a heatmap
-
-The sweep's default value (the main rules' value) is not replayed: at a player
-count of the main part the main cell is the baseline every value is compared
-with on the same deals; elsewhere a baseline cell with the default is played.
-A grid's default is the pair of both defaults; every other pair is compared
-with it on the same deals (Benjamini-Hochberg over the grid's many cells; a
-one-option sweep uses Holm).
+The file format, every key with its default, and what the sequential verdict and the sweeps do
+with them: docs/reference/experiment-format.md (keep it in step with ``TOP_KEYS`` and
+``parse_experiment``).
 """
 from __future__ import annotations
 
@@ -62,13 +24,17 @@ from simcards.registry import GameSpec, get_game
 from simcards.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
-            "tolerance", "seconds_per_turn", "skill", "rules", "lineups", "sweep")
+            "max_minutes", "tolerance", "alpha", "power", "looks", "seconds_per_turn", "seconds", "skill",
+            "rules", "lineups", "sweep")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
 SWEEP_KEYS = ("option", "values", "players", "grid_option", "grid_values")
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 1_000_000
 DEFAULT_TOLERANCE = 0.02
 DEFAULT_SECONDS_PER_TURN = 10.0
+DEFAULT_ALPHA = 0.05
+DEFAULT_POWER = 0.8
+DEFAULT_LOOKS = 5
 AUTO = "auto"
 
 MAIN = "main"
@@ -122,6 +88,17 @@ class Experiment:
     grid_option: str | None = None   # a second swept option: the sweep is a grid
     grid_values: tuple = ()
     skill: str | bool | None = None  # the skill index's strong player: None/"auto", a name, False
+    seconds: dict = field(default_factory=dict)   # the [seconds] table: game column -> seconds
+    alpha: float = DEFAULT_ALPHA                  # the verdict's level
+    power: float = DEFAULT_POWER                  # the planned deals' chance to decide
+    looks: int = DEFAULT_LOOKS                    # the sequential verdict's most looks
+    max_minutes: float | None = None              # cap on the sequential rounds' minutes
+
+    @property
+    def time_costs(self) -> dict[str, float]:
+        """Seconds per unit of each costed game column: the step column at ``seconds_per_turn``
+        unless the ``[seconds]`` table names it, and every column of that table."""
+        return {self.spec.step_column: self.seconds_per_turn, **self.seconds}
 
     @property
     def sweep_default(self):
@@ -175,6 +152,8 @@ class Experiment:
             "description": self.description, "seed": self.seed, "players": list(self.players),
             "games": self.games, "precision": self.precision, "max_games": self.max_games,
             "tolerance": self.tolerance, "seconds_per_turn": self.seconds_per_turn,
+            "seconds": dict(self.seconds),
+            "alpha": self.alpha, "power": self.power, "looks": self.looks, "max_minutes": self.max_minutes,
             "mirror_note": self.mirror_note, "skill": self.skill, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
             "lineups": {"mirror": list(self.mirror), "pool": list(self.pool),
                         "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
@@ -397,6 +376,9 @@ def parse_experiment(path: Path, text: str) -> Experiment:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SimcardsError(f"{path}: not valid TOML: {exc}") from None
+    if not data:
+        raise check.fail("game", "missing: the file holds no settings (empty)",
+                         "a TOML experiment with at least game, players and [lineups]")
     check.keys(data, TOP_KEYS)
     if "game" not in data:
         raise check.fail("game", "missing", "a game name from `simcards games`")
@@ -421,6 +403,12 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                           "a number between 0 and 0.5 (win-rate points as a fraction, e.g. 0.02)")
     seconds_per_turn = _positive(check, data, "seconds_per_turn", DEFAULT_SECONDS_PER_TURN, 3600,
                                  "a number of seconds between 0 and 3600")
+    seconds = _seconds_table(check, spec, data)
+    alpha = _positive(check, data, "alpha", DEFAULT_ALPHA, 0.5, "a number between 0 and 0.5 (e.g. 0.05)")
+    power = _positive(check, data, "power", DEFAULT_POWER, 1.0, "a number between 0 and 1 (e.g. 0.8)")
+    looks = check.integer(data, "looks", DEFAULT_LOOKS, 1, 100)
+    max_minutes = (None if "max_minutes" not in data else
+                   _positive(check, data, "max_minutes", 1.0, 100_000, "a number of minutes above 0"))
     title = check.text(data, "title", f"{spec.title}: {path.stem}")
     description = check.text(data, "description", "")
 
@@ -493,7 +481,8 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                      max_games=max(max_games, games_n), rules=dict(rules), resolved_rules=resolved,
                      mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text,
                      tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note,
-                     skill=skill)
+                     skill=skill, seconds=seconds, alpha=alpha, power=power, looks=looks,
+                     max_minutes=max_minutes)
 
     if "sweep" in data:
         sweep = check.table(data, "sweep")
@@ -516,6 +505,24 @@ def parse_experiment(path: Path, text: str) -> Experiment:
         exp.sweep_option, exp.sweep_values, exp.sweep_players = option, converted, sweep_players
     exp.cells = _build_cells(exp, check)
     return exp
+
+
+def _seconds_table(check: _Checker, spec: GameSpec, data: dict) -> dict[str, float]:
+    """``[seconds]``: seconds per unit of game columns that count something (not ``unfinished``);
+    naming the step column and ``seconds_per_turn`` both is refused (one cost a column)."""
+    table = check.table(data, "seconds")
+    columns = [c for c in spec.game_columns if c != "unfinished"]
+    out = {}
+    for key, value in table.items():
+        if key not in columns:
+            raise check.fail(f"seconds.{key}", f"not a game column of {spec.name}", choices(columns))
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 3600:
+            raise check.fail(f"seconds.{key}", f"bad value {value!r}", "a number of seconds 0..3600")
+        out[key] = float(value)
+    if spec.step_column in out and "seconds_per_turn" in data:
+        raise check.fail(f"seconds.{spec.step_column}", "set twice (seconds_per_turn is the same column's cost)",
+                         "one of seconds_per_turn and seconds." + spec.step_column)
+    return out
 
 
 def _sweep_values(check: _Checker, spec: GameSpec, sweep: dict, option: str, key: str) -> tuple:
@@ -543,11 +550,20 @@ def load_experiment(path: str | Path) -> Experiment:
     path = Path(path)
     if path.suffix != ".toml":
         raise SimcardsError(f"bad experiment file {str(path)!r}: expected a .toml file")
+    if path.is_dir():
+        raise SimcardsError(f"bad experiment file {str(path)!r}: it is a folder, expected a .toml file")
     if not path.is_file():
         raise SimcardsError(f"experiment file {str(path)!r} not found: expected an existing .toml file")
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SimcardsError(f"cannot read experiment file {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SimcardsError(f"bad experiment file {str(path)!r}: byte {exc.object[exc.start]:#04x} at "
                             f"offset {exc.start} is not UTF-8, expected a UTF-8 text file") from None
+    if "\x00" in text:     # valid UTF-8 and still binary: TOML's message would be about a line
+        raise SimcardsError(f"bad experiment file {str(path)!r}: a NUL byte at offset {text.index(chr(0))}, "
+                            "a binary file; expected a UTF-8 TOML text file")
     return parse_experiment(path, text)

@@ -21,11 +21,13 @@ import pandas as pd
 
 from simcards.errors import SimcardsError
 from simcards.frame import write_parquet
-from simcards.outputs import check_output_folder, finish_output_folder, write_file, write_text
+from simcards.outputs import (FOLDER_LOCK, check_output_folder, finish_output_folder, holding_locks,
+                              take_lock, write_file, write_text)
 from simcards.report.analysis import Results, analyse, games_needed
 from simcards.report.experiment import Experiment, load_experiment
 from simcards.batch import Batch, prepare
-from simcards.runner import RunSpec, ThreadBackend, execute, stored_chunk_size
+from simcards.run_folder import MANIFEST, Interrupted, lineup_folder, stored_chunk_size
+from simcards.runner import RunSpec, ThreadBackend, execute
 
 Log = Callable[[str], None]
 REPORT_FILES = ("results.parquet", "config.json", "report.md", "index.html", "summary.json")
@@ -68,6 +70,11 @@ class Run:
     seconds_play: float = 0.0
     seconds_compile: float = 0.0        # compiling (or loading) the kernel, before the first game
     skill: pd.DataFrame | None = None   # the skill index's games (simcards.report.skill)
+    # the sequential verdict (simcards.report.sequential): moments of the deals it played beyond
+    # the frame, per cell; the deals per main cell in all; how it sampled (analysis.Sampling)
+    verdict_extra: dict = dataclasses.field(default_factory=dict)
+    verdict_deals: dict = dataclasses.field(default_factory=dict)
+    sampling: object = None
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -126,12 +133,12 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                         progress(done, total, where)
 
                 folder = None if run_dir is None else (
-                    Path(run_dir) / f"cell{cell.id:03d}-lineup{i:03d}-games{start}-{start + count}")
+                    Path(run_dir) / lineup_folder(cell.id, i, start, start + count))
                 spec = RunSpec.create(exp.spec.name, lineup, count, exp.seed, cell.rules, start=start,
                                       kernel_strategies=exp.strategies, threads=threads,
                                       chunk_size=stored_chunk_size(folder) if resume else None)
                 frame = execute(spec, backend, folder, resume and folder is not None
-                                and (folder / "manifest.json").exists(), progress=advance)
+                                and (folder / MANIFEST).exists(), progress=advance)
                 frame.insert(0, "lineup", np.int32(offsets[cell.id] + i))
                 frame.insert(0, "players", np.int8(cell.players))
                 frame.insert(0, "cell", np.int16(cell.id))
@@ -160,6 +167,22 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                 f"{len(want)} cell(s)")
     frame = pd.concat(frames, ignore_index=True)
     frame = frame.sort_values(["cell", "lineup", "game", "seat"], ignore_index=True)
+    verdict_extra, verdict_deals, sampling = {}, dict(games), None
+    from simcards.report.sequential import run_sequential, sequential
+    if sequential(exp):
+        def advance_verdict(k: int, where: str) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, where)
+
+        def plan_verdict(k: int) -> None:
+            nonlocal total
+            total += k
+
+        verdict_extra, more, sampling = run_sequential(exp, frame, games, backend, threads, log, t0,
+                                                       advance_verdict, plan_verdict)
+        verdict_deals.update(more)
     from simcards.report.skill import planned_games, play_skill
     extra = planned_games(exp)
     if extra:
@@ -174,14 +197,17 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
 
     skill = play_skill(exp, threads, backend, advance_skill) if extra else None
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
-               seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill)
+               seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
+               verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling)
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
-    """A report's run folder holds one run folder per line-up and batch: a used one needs --resume."""
+    """A report's run folder holds one run folder per line-up and batch: a used one needs --resume.
+    It is locked for the command: a second report on it is refused."""
     if path.exists() and not path.is_dir():
         raise SimcardsError(f"--run-dir {str(path)!r} is a file: expected a folder for the report's runs")
-    if path.is_dir() and any(path.iterdir()) and not resume:
+    take_lock(path, "--run-dir", folder=True)
+    if any(p.name != FOLDER_LOCK for p in path.iterdir()) and not resume:
         raise SimcardsError(f"--run-dir {str(path)!r} already holds runs: add --resume to finish that "
                             "report, or choose an empty folder")
 
@@ -213,6 +239,14 @@ def resolved_config(run: Run, timings: dict) -> dict:
         "total_games": int(sum(run.games[c.id] * len(c.lineups) for c in exp.cells)),
         "skill_games": 0 if run.skill is None else int(run.skill.groupby(["players", "order", "game"]).ngroups),
         "batches": run.batches,
+        "sequential": None if run.sampling is None else {
+            "alpha": run.sampling.alpha, "looks": run.sampling.looks, "looks_taken": run.sampling.looks_taken,
+            "alpha_per_look": run.sampling.alpha_look, "power": run.sampling.power,
+            "deals_per_lineup": {str(c): int(n) for c, n in run.verdict_deals.items()},
+            "capped": {str(c): why for c, why in run.sampling.capped.items()},
+            "looks_history": run.sampling.history,
+            "verdict_games": int(sum((run.verdict_deals.get(c.id, run.games[c.id]) - run.games[c.id])
+                                     * _verdict_lineups(c) for c in exp.cells))},
         "lineups": lineups,
         "timings_s": timings,
         "versions": {"python": platform.python_version(), "numpy": np.__version__,
@@ -224,12 +258,18 @@ def resolved_config(run: Run, timings: dict) -> dict:
     }
 
 
-def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
-    """Analyse a played experiment and write every file of its report folder."""
+def _verdict_lineups(cell) -> int:
+    """Line-ups a sequential verdict round plays in a cell: its mirrors, else all of them."""
+    return sum(cell.mirror) or len(cell.lineups)
+
+
+def write_report(run: Run, out_dir: Path, log: Log = _quiet, single_file: bool = False) -> dict:
+    """Analyse a played experiment and write every file of its report folder; with ``single_file``
+    index.html embeds its images (one file to send; the PNGs stay for report.md)."""
     from simcards.report import plots, render, summary
     out_dir.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
-    results: Results = analyse(run.frame, run.exp)
+    results: Results = analyse(run.frame, run.exp, extra=run.verdict_extra, sampling=run.sampling)
     from simcards.report.skill import skill_table
     results.skill = skill_table(run.skill, run.exp, results.verdicts)
     t_analysis = time.perf_counter() - t
@@ -241,7 +281,7 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet) -> dict:
                "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)
     write_text(out_dir / "config.json", json.dumps(config, indent=2, default=_json_default) + "\n")
-    render.write(run, results, figures, config, out_dir)
+    render.write(run, results, figures, config, out_dir, single_file=single_file)
     summary.write(results, run.exp, out_dir)
     # the plots of an older report that this one does not draw go; files simcards never wrote stay
     finish_output_folder(out_dir, [*figures.values(), *REPORT_FILES])
@@ -264,21 +304,29 @@ def _json_default(value):
 def run_experiment(path: str | Path, precision: float | None = None, out_dir: str | Path | None = None,
                    threads: int | None = None, log: Log = _quiet, force: bool = False,
                    progress: Progress | None = None, backend=None, run_dir: str | Path | None = None,
-                   resume: bool = False) -> Path:
+                   resume: bool = False, single_file: bool = False) -> Path:
     """``simcards report``: load, play, analyse and write ``reports/NAME/``; returns the folder.
 
     A folder that already holds files is refused before any game unless ``force``; then
     only the files simcards wrote there (its list ``.simcards-written.json``) are replaced.
     ``backend`` and ``run_dir``/``resume``: as for ``simcards run`` (see ``play``)."""
     exp = load_experiment(path)
-    out = check_output_folder(out_dir if out_dir is not None else default_out_dir(exp), force)
-    check_precision(precision)   # before the first line of output
-    if run_dir is not None:
-        check_report_run_folder(Path(run_dir), resume)
-    log(f"{exp.title}: {len(exp.cells)} cells, "
-        f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
-    run = play(exp, precision, threads, log, progress, backend, run_dir, resume)
-    write_report(run, out, log)
+    with holding_locks():       # the report folder and the run folder, locked until it is written
+        out = check_output_folder(out_dir if out_dir is not None else default_out_dir(exp), force)
+        check_precision(precision)   # before the first line of output
+        if run_dir is not None:
+            check_report_run_folder(Path(run_dir), resume)
+        log(f"{exp.title}: {len(exp.cells)} cells, "
+            f"{sum(len(c.lineups) for c in exp.cells)} line-ups, strategies {', '.join(exp.strategies)}")
+        try:
+            run = play(exp, precision, threads, log, progress, backend, run_dir, resume)
+        except KeyboardInterrupt:
+            if run_dir is None:
+                raise Interrupted("no --run-dir, so no game was kept; nothing was written in "
+                                  f"{str(out)}") from None
+            raise Interrupted(f"the finished chunks are saved in {str(run_dir)}; add --resume "
+                              "to finish the report") from None
+        write_report(run, out, log, single_file=single_file)
     return out
 
 

@@ -1,9 +1,19 @@
 """summary.json: one record per estimate of a report, and the comparison of two reports.
 
-A record is ``{kind, players, name, estimate, low, high, n_deals, method}``;
-kind is one of strategy, seat, pairwise, card, rating, sweep, verdict, skill. Win
-rates and differences are fractions (not points); ratings are log strengths;
-sweep effects on lengths are in the length's unit.
+A record is ``{kind, players, name, estimate, low, high, se, n_deals, method}`` plus what decided
+it (p-values, the corrected ones and the interval at the corrected level, the verdict and its
+seat); kind is one of strategy, seat, pairwise, card, rating, sweep, verdict, disagreement,
+skill, length (name "minutes": the game time at the table), closeness, leader. Win rates and differences are fractions (not points); ratings are log
+strengths; the skill index is a log-odds gap over random; lengths and sweep effects on lengths
+are in the length's unit; closeness in the game's score. Every interval is 95% unless its record
+says otherwise (``adjusted_level``: the level at which an interval agrees with the corrected
+p-value beside it, simcards.report.inference.adjusted_confidence).
+
+``compare(A, B)`` tests every estimate both reports hold for a difference: paired on the same
+deals where both reports' seeds match and their results.parquet hold the estimate's deals (the
+estimate recomputed per deal from both, simcards.report.analysis.paired_difference), else a
+two-sample z-test of the two estimates with their standard errors; p-values are corrected by
+Benjamini-Hochberg within each kind of estimate (false discoveries at most 5% per kind).
 """
 from __future__ import annotations
 
@@ -11,6 +21,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
@@ -18,14 +29,35 @@ from simcards.report.experiment import MAIN
 
 FILE = "summary.json"
 KEY = ["kind", "players", "name"]
+#: The false discovery rate of ``compare``, per kind of estimate.
+COMPARE_FDR = 0.05
+SHARE_METHOD = "share interval over deal means (Wilson on the Korn-Graubard effective deals)"
 
 
-def _rec(kind, players, name, estimate, low, high, n_deals, method, **extra) -> dict:
-    def num(v):
-        return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
-    return {"kind": kind, "players": None if players is None else int(players), "name": str(name),
-            "estimate": num(estimate), "low": num(low), "high": num(high),
-            "n_deals": None if n_deals is None else int(n_deals), "method": method, **extra}
+def _num(v):
+    if v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _rec(kind, players, name, estimate, low, high, n_deals, method, se=None, **extra) -> dict:
+    out = {"kind": kind, "players": None if players is None else int(players), "name": str(name),
+           "estimate": _num(estimate), "low": _num(low), "high": _num(high), "se": _num(se),
+           "n_deals": None if n_deals is None else int(n_deals), "method": method}
+    for k, v in extra.items():
+        if isinstance(v, (bool, np.bool_)):
+            out[k] = bool(v)
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            out[k] = int(v)
+        elif isinstance(v, (float, np.floating)):
+            out[k] = _num(v)
+        else:
+            out[k] = v
+    return out
 
 
 def records(res, exp) -> list[dict]:
@@ -33,46 +65,113 @@ def records(res, exp) -> list[dict]:
     out = []
     for r in res.strategies[res.strategies["part"] == MAIN].itertuples():
         out.append(_rec("strategy", r.players, r.strategy, r.win_rate, r.ci_low, r.ci_high, r.games,
-                        "t interval over deal means (net of seat)"))
-    for r in res.seats[res.seats["part"] == MAIN].itertuples():
-        out.append(_rec("seat", r.players, f"seat {r.seat} ({r.basis})", r.win_rate, r.ci_low, r.ci_high,
-                        r.games, "t interval over deal means"))
+                        SHARE_METHOD + ", net of seat; at most 1/m for m seats", r.se, fair_share=r.fair_share))
+    tests = res.seat_tests if getattr(res, "seat_tests", None) is not None else None
+    seats = res.seats[res.seats["part"] == MAIN]
+    if tests is not None and len(tests):
+        seats = seats.merge(tests[["cell", "basis", "seat", "p_tost", "p_unbalanced", "p_unbalanced_holm",
+                                   "holm_level", "holm_low", "holm_high", "tost_low", "tost_high", "state"]],
+                            on=["cell", "basis", "seat"], how="left")
+    for r in seats.to_dict("records"):
+        extra = {k: r[k] for k in ("p_tost", "p_unbalanced", "p_unbalanced_holm", "state") if k in r}
+        if "holm_level" in r:
+            extra.update(adjusted_level=r["holm_level"], adjusted_low=r["holm_low"], adjusted_high=r["holm_high"],
+                         tost_low=r["tost_low"], tost_high=r["tost_high"])
+        out.append(_rec("seat", r["players"], f"seat {r['seat']} ({r['basis']})", r["win_rate"], r["ci_low"],
+                        r["ci_high"], r["games"], SHARE_METHOD, r["se"], fair_share=r["fair_share"],
+                        unfinished=r["unfinished"], edge=r["edge"], edge_low=r["edge_low"],
+                        edge_high=r["edge_high"], edge_se=r["edge_se"], **extra))
     for r in res.pairs.itertuples():
         out.append(_rec("pairwise", r.players, f"{r.a} - {r.b}", r.diff_pp / 100, r.ci_low_pp / 100,
-                        r.ci_high_pp / 100, r.games, "paired t over deals, Holm", p_adjusted=float(r.p_holm)))
-    if res.cards is not None:
+                        r.ci_high_pp / 100, r.games, "paired over deals (share interval of a difference, the "
+                        "test it inverts; sign test where constant), Holm", None, p_value=r.p_value,
+                        p_adjusted=r.p_holm, significant=r.significant, adjusted_level=r.holm_level,
+                        adjusted_low=r.holm_low / 100, adjusted_high=r.holm_high / 100))
+    if res.cards is not None and len(res.cards):
         for r in res.cards.itertuples():
             out.append(_rec("card", None, r.card, r.diff_pp / 100, r.ci_low_pp / 100, r.ci_high_pp / 100,
-                            r.deals, "OLS clustered by deal, Benjamini-Hochberg", p_adjusted=float(r.p_bh)))
+                            r.deals, "OLS clustered by deal, Benjamini-Hochberg", r.se_pp / 100,
+                            p_value=r.p_value, p_adjusted=r.p_bh, significant=r.significant,
+                            adjusted_level=r.bh_level, adjusted_low=r.bh_low_pp / 100,
+                            adjusted_high=r.bh_high_pp / 100))
     if res.rating is not None:
         for r in res.rating.table.itertuples():
             out.append(_rec("rating", None, r.strategy, r.strength, r.ci_low, r.ci_high, None,
-                            "Plackett-Luce (choix), bootstrap over deals"))
+                            "Plackett-Luce (choix), bootstrap over deals", r.se))
     if res.sweep is not None:
         from simcards.report.sweep import CORRECTION_NAMES, correction
-        method = f"paired t over deals vs default, {CORRECTION_NAMES[correction(exp)]}"
+        method = f"paired over deals vs default, {CORRECTION_NAMES[correction(exp)]}"
         for r in res.sweep.itertuples():
             scale = 100 if r.unit == "points" else 1
             value = r.value if exp.grid_option is None else (r.value, r.value2)
             out.append(_rec("sweep", r.players, f"{exp.sweep_label(value)}: {r.measure}", r.effect / scale,
-                            r.ci_low / scale, r.ci_high / scale, r.deals, method))
+                            r.ci_low / scale, r.ci_high / scale, r.deals, method, None, unit=r.unit,
+                            p_value=r.p_value, p_adjusted=r.p_adjusted, significant=r.significant,
+                            adjusted_level=r.adj_level, adjusted_low=r.adj_low / scale,
+                            adjusted_high=r.adj_high / scale))
     if getattr(res, "skill", None) is not None:
-        for r in res.skill.itertuples():
-            out.append(_rec("skill", r.players, f"{r.strongest} against random", r.win_rate, r.ci_low,
-                            r.ci_high, r.deals, "t interval over deal means (net of seat)",
-                            variance_share=float(r.variance_share)))
+        for r in res.skill.to_dict("records"):
+            out.append(_rec("skill", r["players"], f"{r['strongest']} against random", r["logodds"],
+                            r["logodds_low"], r["logodds_high"], r["deals"],
+                            "log-odds gap over random, log(p (n - 1) / (1 - p)), from the win rate's share "
+                            "interval over deal means (net of seat)", None, win_rate=r["win_rate"],
+                            win_low=r["ci_low"], win_high=r["ci_high"], win_se=r["se"],
+                            fair_share=r["fair_share"], elo=r["elo"], elo_low=r["elo_low"], elo_high=r["elo_high"]))
     for v in res.verdicts:
-        out.append(_rec("verdict", v.players, v.basis, v.first_edge, v.first_low, v.first_high, v.deals,
-                        f"first-player edge; tolerance {exp.tolerance}", verdict=v.verdict,
+        out.append(_rec("verdict", v.players, v.basis, v.worst_edge, v.worst_low, v.worst_high, v.deals,
+                        f"the deciding seat's edge, 95%; TOST within ±{exp.tolerance} at alpha {v.alpha:g} "
+                        "a seat, unbalanced by Holm over every seat of the report", None,
+                        verdict=v.verdict, seat=v.worst_seat, decided_by=v.decided_by,
+                        decision_low=v.decision_low, decision_high=v.decision_high,
+                        decision_level=v.decision_level, p_tost=v.p_tost, p_unbalanced=v.p_unbalanced,
+                        alpha=v.alpha, tolerance=v.tolerance, fair_share=v.fair_share, unfinished=v.unfinished,
+                        reason=v.reason, planned_deals=v.planned_deals, more_deals=v.more_games,
+                        capped=v.capped, first_edge=v.first_edge, first_low=v.first_low,
+                        first_high=v.first_high,
                         p_equal_seats=None if math.isnan(v.p_equal) else v.p_equal))
+    dis = getattr(res, "disagreements", None)
+    if dis is not None:
+        for r in dis.itertuples():
+            out.append(_rec("disagreement", r.players, f"{r.a} vs {r.b}", r.diff, r.ci_low, r.ci_high, r.deals,
+                            "paired on the same deals: Hotelling's T² of the seats' edge differences, Holm; "
+                            "the estimate is the seat whose edge differs most", r.se, seat=r.seat,
+                            p_value=r.p_value, p_adjusted=r.p_holm, disagree=r.disagree,
+                            adjusted_level=r.holm_level, adjusted_low=r.holm_low, adjusted_high=r.holm_high))
+    lengths = res.length_table
+    if lengths is not None and len(lengths):
+        for r in lengths[lengths["part"] == MAIN].to_dict("records"):
+            out.append(_rec("length", r["players"], f"mean {r['column']}", r["mean"], r["ci_low"], r["ci_high"],
+                            r.get("deals", r["games"]), "t interval over deal means", r.get("se"),
+                            p10=r["p10"], median=r["median"], p90=r["p90"], unfinished=r["unfinished"]))
+    designer = getattr(res, "designer", None)
+    close = getattr(designer, "closeness", None)
+    if close is not None and len(close) and {"players", "mean", "ci_low", "ci_high"} <= set(close.columns):
+        for r in close.to_dict("records"):
+            out.append(_rec("closeness", r["players"], f"winner's margin ({r.get('score', 'score')})", r["mean"],
+                            r["ci_low"], r["ci_high"], r.get("deals"), "t interval over deal means", r.get("se"),
+                            **{k: r[k] for k in ("p10", "median", "p90", "relative") if k in r}))
+    # the designer's game time and early leader (simcards.report.designer)
+    minutes = getattr(designer, "minutes", None)
+    if minutes is not None and len(minutes) and "median" in minutes:
+        costs = {k: float(v) for k, v in (getattr(designer, "costs", None) or {}).items()}
+        for r in minutes.to_dict("records"):
+            out.append(_rec("length", r["players"], "minutes", r["mean"], r["ci_low"], r["ci_high"], r.get("deals"),
+                            "t interval over deal means; a game's minutes: its costed columns x seconds / 60",
+                            r.get("se"), p10=r["p10"], median=r["median"], p90=r["p90"], seconds=costs))
+    leader = getattr(designer, "leader", None)
+    if leader is not None and len(leader) and "baseline" in leader:
+        for r in leader.to_dict("records"):
+            out.append(_rec("leader", r["players"], f"leader after {r['after']} wins", r["mean"], r["ci_low"],
+                            r["ci_high"], r.get("deals"), "t interval over deal means (sole leaders)", r.get("se"),
+                            baseline=r["baseline"]))
     return out
 
 
 def write(res, exp, out_dir: Path) -> Path:
     from simcards.outputs import write_text
     path = Path(out_dir) / FILE
-    write_text(path, json.dumps({"experiment": exp.name, "game": exp.spec.name, "records": records(res, exp)},
-                                indent=1) + "\n")
+    write_text(path, json.dumps({"experiment": exp.name, "game": exp.spec.name, "seed": exp.seed,
+                                 "records": records(res, exp)}, indent=1) + "\n")
     return path
 
 
@@ -89,15 +188,171 @@ def load(path: str | Path) -> pd.DataFrame:
     except (ValueError, KeyError) as exc:
         raise SimcardsError(f"bad summary {str(path)!r}: {exc}; expected what `simcards report` writes") from None
     frame["players"] = frame["players"].astype("Int64")
+    for col in ("se", "low", "high", "estimate"):
+        if col not in frame:
+            frame[col] = np.nan
+        frame[col] = pd.to_numeric(frame[col], errors="coerce")
     return frame
 
 
-def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
-    """Estimates of B outside A's interval, matched on (kind, players, name), largest moves first."""
-    old, new = load(a), load(b)
+# ------------------------------------------------------------------ compare two reports
+#: Kinds compared per deal where both reports hold the deals, and the range of their per-deal values
+#: (win shares; a difference of two; lengths unbounded).
+PAIRED_BOUNDS = {"strategy": (-1.0, 1.0), "seat": (-1.0, 1.0), "pairwise": (-2.0, 2.0), "length": None}
+COLUMNS = KEY + ["estimate_a", "low_a", "high_a", "estimate_b", "low_b", "high_b", "difference", "diff_low",
+                 "diff_high", "test", "p_value", "q_value", "flagged"]
+
+
+def _se(frame: pd.DataFrame, side: str) -> np.ndarray:
+    """Standard errors of one side's estimates: the record's, else its interval's half-width / 1.96."""
+    se = frame[f"se_{side}"].to_numpy(float)
+    width = (frame[f"high_{side}"] - frame[f"low_{side}"]).to_numpy(float) / (2 * 1.959964)
+    return np.where(np.isfinite(se) & (se > 0), se, width)
+
+
+def compare_records(old: pd.DataFrame, new: pd.DataFrame, paired: dict | None = None,
+                    fdr: float = COMPARE_FDR) -> pd.DataFrame:
+    """Every estimate both record frames hold, tested for a difference B - A.
+
+    ``paired``: per (kind, players, name), the per-deal differences B - A on the same deals
+    (``paired_series``): a paired test (analysis.paired_difference: the share test for win
+    rates, t for lengths). Else a two-sample z-test of the estimates with their standard
+    errors (valid when the deals are independent, conservative when they are the same).
+    Verdict records are not tested (their seats are, as seat records). p-values are corrected by
+    Benjamini-Hochberg within each kind (``q_value``); ``flagged`` where q < ``fdr``."""
+    from scipy.stats import norm
+
+    from simcards.report.analysis import paired_difference
+    from simcards.report.inference import correct
     both = old.merge(new, on=KEY, suffixes=("_a", "_b"))
-    moved = both[(both["estimate_b"] < both["low_a"]) | (both["estimate_b"] > both["high_a"])].copy()
-    width = (moved["high_a"] - moved["low_a"]).where(lambda w: w > 0)
-    moved["moved_by_widths"] = (moved["estimate_b"] - moved["estimate_a"]).abs() / width
-    return moved.sort_values("moved_by_widths", ascending=False, ignore_index=True)[
-        KEY + ["estimate_a", "low_a", "high_a", "estimate_b", "low_b", "high_b", "moved_by_widths"]]
+    both = both[both["kind"] != "verdict"].reset_index(drop=True)
+    diff = (both["estimate_b"] - both["estimate_a"]).to_numpy(float).copy()
+    se = np.sqrt(_se(both, "a") ** 2 + _se(both, "b") ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.abs(diff) / se
+        p = np.where(se > 0, 2 * norm.sf(z), np.where(diff == 0, 1.0, 0.0))
+    low, high = diff - 1.959964 * se, diff + 1.959964 * se
+    test = np.array(["two-sample"] * len(both), dtype=object)
+    for i, r in enumerate(both[KEY].itertuples(index=False)):
+        d = (paired or {}).get((r.kind, None if pd.isna(r.players) else int(r.players), r.name))
+        if d is None or len(d) == 0:
+            continue
+        mean, lo, hi, pv = paired_difference(np.asarray(d, float), PAIRED_BOUNDS.get(r.kind))
+        diff[i], low[i], high[i], p[i], test[i] = mean, lo, hi, pv, "paired"
+    p = np.where(np.isfinite(diff), p, np.nan)
+    both["difference"], both["diff_low"], both["diff_high"] = diff, low, high
+    both["test"], both["p_value"] = test, p
+    both["q_value"], both["flagged"] = np.nan, False
+    for _, idx in both.groupby("kind").groups.items():
+        q, flag = correct(both.loc[idx, "p_value"], "fdr_bh", fdr)
+        both.loc[idx, "q_value"], both.loc[idx, "flagged"] = q, flag
+    both["flagged"] = both["flagged"].astype(bool)
+    order = both.assign(_z=np.abs(diff) / np.where(se > 0, se, np.inf)).sort_values(
+        ["flagged", "q_value", "_z"], ascending=[False, True, False])
+    return order.reset_index(drop=True)[COLUMNS]
+
+
+def _config(folder: Path) -> dict | None:
+    path = folder / "config.json"
+    try:
+        return json.loads(path.read_text()) if path.is_file() else None
+    except ValueError:
+        return None
+
+
+def per_deal(folder: Path, lengths: tuple[str, ...] = ()) -> dict | None:
+    """Per-deal values of a report's strategy, seat, pairwise and length records, from its
+    results.parquet and config.json: {(kind, players, name): Series indexed by deal} (``lengths``:
+    the length columns to read); None where the folder does not hold both."""
+    config = _config(folder)
+    parquet = folder / "results.parquet"
+    if config is None or not parquet.is_file():
+        return None
+    frame = pd.read_parquet(parquet)
+    cells = {c["id"]: c for c in config["experiment"]["cells"] if c["part"] == MAIN}
+    lineups = {l["lineup"]: l for l in config["lineups"] if l["cell"] in cells}
+    frame = frame[frame["cell"].isin(list(cells))]
+    out: dict = {}
+    mirror = {k for k, l in lineups.items() if l.get("mirror")}
+    # strategies: mean over a line-up's seats, then over the line-ups holding it (mirrors left out)
+    rows = frame[~frame["lineup"].isin(mirror)]
+    if len(rows):
+        per = (rows.groupby(["cell", "lineup", "game", "strategy"], observed=True)["win_share"].mean()
+               .groupby(level=["cell", "game", "strategy"], observed=True).mean())
+        scores = {}
+        for (cell, strategy), s in per.groupby(level=["cell", "strategy"], observed=True):
+            series = s.droplevel(["cell", "strategy"])
+            scores[(cell, str(strategy))] = series
+            out[("strategy", cells[cell]["players"], str(strategy))] = series
+        for (cell, a), sa in scores.items():
+            for (cell_b, b), sb in scores.items():
+                if cell_b == cell and a < b:
+                    joined = pd.concat([sa, sb], axis=1, join="inner")
+                    out[("pairwise", cells[cell]["players"], f"{a} - {b}")] = joined.iloc[:, 0] - joined.iloc[:, 1]
+    # seats: each mirror line-up its own basis, else all line-ups
+    for cell, c in cells.items():
+        mine = [k for k, l in lineups.items() if l["cell"] == cell]
+        mirrors = [k for k in mine if k in mirror]
+        bases = [(lineups[k]["seats"][0], [k]) for k in mirrors] or [("all line-ups", mine)]
+        for basis, ids in bases:
+            part = frame[frame["lineup"].isin(ids)]
+            per = part.groupby(["seat", "game"])["win_share"].mean()
+            for seat, s in per.groupby(level="seat"):
+                out[("seat", c["players"], f"seat {seat} ({basis})")] = s.droplevel("seat")
+        first = frame[(frame["cell"] == cell) & (frame["seat"] == 0)]
+        for col in lengths:
+            if col in first:
+                out[("length", c["players"], f"mean {col}")] = first.groupby("game")[col].mean().astype(float)
+    return out
+
+
+def paired_series(a: Path, b: Path, new: pd.DataFrame | None = None) -> dict:
+    """Per (kind, players, name): the per-deal differences B - A on the deals both reports hold,
+    where their seeds match (the same game indices are then the same deals) and both hold every
+    deal of the record (a sequential verdict's extra deals are not in results.parquet)."""
+    ca, cb = _config(Path(a)), _config(Path(b))
+    if not ca or not cb or ca["experiment"].get("seed") != cb["experiment"].get("seed") or \
+            ca["experiment"].get("game") != cb["experiment"].get("game"):
+        return {}
+    lengths = ()
+    if new is not None:
+        names = new.loc[new["kind"] == "length", "name"].astype(str)
+        lengths = tuple(sorted({n[len("mean "):] for n in names if n.startswith("mean ")}))
+    da, db = per_deal(Path(a), lengths), per_deal(Path(b), lengths)
+    if not da or not db:
+        return {}
+    deals = {}
+    if new is not None:
+        deals = {(r.kind, None if pd.isna(r.players) else int(r.players), r.name): r.n_deals
+                 for r in new.itertuples()}
+    out = {}
+    for key, sa in da.items():
+        sb = db.get(key)
+        if sb is None:
+            continue
+        joined = pd.concat([sa, sb], axis=1, join="inner").dropna()
+        if len(joined) < 2 or (deals.get(key) is not None and not pd.isna(deals[key])
+                               and len(joined) < int(deals[key])):
+            continue
+        out[key] = (joined.iloc[:, 1] - joined.iloc[:, 0]).to_numpy(float)
+    return out
+
+
+def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
+    """Every estimate of two reports matched on (kind, players, name), tested for a difference
+    (``compare_records``): paired on the same deals where the seeds match and both folders hold
+    results.parquet, else two-sample; flagged where BH's q < 5% within its kind."""
+    old, new = load(a), load(b)
+    a, b = Path(a), Path(b)
+    folder_a = a if a.is_dir() else a.parent
+    folder_b = b if b.is_dir() else b.parent
+    return compare_records(old, new, paired_series(folder_a, folder_b, new))
+
+
+def verdict_changes(a: str | Path, b: str | Path) -> pd.DataFrame:
+    """Verdict rows whose label differs between the two reports."""
+    old, new = load(a), load(b)
+    if "verdict" not in old or "verdict" not in new:
+        return pd.DataFrame(columns=KEY + ["verdict_a", "verdict_b"])
+    both = old[old["kind"] == "verdict"].merge(new[new["kind"] == "verdict"], on=KEY, suffixes=("_a", "_b"))
+    return both[both["verdict_a"] != both["verdict_b"]][KEY + ["verdict_a", "verdict_b"]].reset_index(drop=True)

@@ -5,7 +5,10 @@ g of a sweep cell and deal g of its baseline (the main cell at that player
 count, or a baseline cell with the default where the main part lacks the count)
 start from the same random stream. The effect of a value is the mean over
 common deals of (score under the value - score under the default), with its
-paired t interval; p-values are corrected over the whole sweep by Holm.
+paired interval (win rates: the boundary-safe interval of a difference of shares and
+the test it inverts, simcards.report.analysis.paired_difference; lengths: t); p-values
+are corrected over the whole sweep by Holm, and ``adj_low``/``adj_high`` are the
+effects' intervals at the level that agrees with the correction (``adj_level``).
 
 A grid (two options swept together) compares every pair of values with the
 pair of defaults in the same way; its many cells are screened rather than
@@ -64,9 +67,10 @@ def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
     against the default, with p-values adjusted over the sweep (``correction``) in ``p_adjusted``."""
     if exp.sweep_option is None:
         return None
-    from simcards.report.analysis import length_columns, paired_difference
+    from simcards.report.analysis import SHARE_DIFFERENCE, adjusted_intervals, length_columns, paired_difference
     lengths = length_columns(exp.spec)
     records = []
+    diffs = {}
     for cell in exp.cells:
         base = baseline_cell(exp, cell) if cell.part == SWEEP else None
         if base is None or cell.sweep_value == exp.sweep_base:
@@ -80,8 +84,10 @@ def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
             d = (joined.iloc[:, 0] - joined.iloc[:, 1]).to_numpy(float)
             if len(d) == 0:
                 continue
-            mean, low, high, p = paired_difference(d)
+            bounds = SHARE_DIFFERENCE if key[2] == "points" else None
+            mean, low, high, p = paired_difference(d, bounds)
             scale = 100.0 if key[2] == "points" else 1.0
+            diffs[len(records)] = (d, bounds, scale)
             value, value2 = cell.sweep_value if exp.grid_option is not None else (cell.sweep_value, None)
             records.append({"cell": cell.id, "value": value, "value2": value2, "players": cell.players,
                             "group": key[0], "measure": key[1], "unit": key[2], "deals": len(d),
@@ -89,4 +95,5 @@ def sweep_effects(frame: pd.DataFrame, exp: Experiment) -> pd.DataFrame | None:
                             "p_value": p})
     out = pd.DataFrame(records, columns=COLUMNS)
     out["p_adjusted"], out["significant"] = inference.correct(out["p_value"], correction(exp))
-    return out
+    # beside the adjusted p-values, every effect's interval at the level that agrees with them
+    return adjusted_intervals(out, "p_value", diffs, correction(exp), "adj")

@@ -11,6 +11,8 @@
 
 A table is float64: ``[lives0, n_players, value of state 0, value of state 1, ...]``, a
 state being (own lives, the others' lives as a multiset); ``table_index`` numbers them.
+``lives0`` is the most lives a seat starts with: the lives option, or more for a seat that
+seat compensation (the lives_seat* options) gives extra lives.
 """
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ from numba import njit, types
 from numba.typed import Dict
 
 from simcards.config import NJIT_OPTIONS, default_threads
-from simcards.games.five_alive.fast import advance, apply, new_state, start_game, write_result
-from simcards.games.five_alive.rules import MAX_PLAYERS, P_BLITZ, P_LIVES
-from simcards.games.five_alive.view import BLITZ, LIVES, LIVES0, N, OVER, ROUNDS, UNFINISHED
+from simcards.games.five_alive.fast import (advance, apply, most_lives, new_state, start_game,
+                                            write_result)
+from simcards.games.five_alive.rules import MAX_PLAYERS, P_BLITZ
+from simcards.games.five_alive.view import (BLITZ, LIVES, LIVES0, N, OVER, ROUNDS, SEAT_LIVES,
+                                            UNFINISHED)
 from simcards.rng import STREAM_DEAL, STREAM_STRATEGY, seed_game
 from ._rollout import rollout_move
 
@@ -231,14 +235,24 @@ def table_index(m, others, k, lives0, srt):
 def table_value(x, seat, table, scratch):
     """The table's chance that ``seat`` wins from the lives in ``x`` (a round just ended)."""
     others = _others_lives(x, seat, scratch)
-    return table[HEADER + table_index(x[LIVES + seat], others, x[N] - 1, x[LIVES0],
+    return table[HEADER + table_index(x[LIVES + seat], others, x[N] - 1, _most_lives_in(x),
                                       scratch[:MAX_PLAYERS])]
+
+
+@njit(**NJIT_OPTIONS)
+def _most_lives_in(s):
+    """The most lives a seat of the state's game started with (fast.most_lives from the
+    state's copy of the rules: the lives option and the seats' extra lives)."""
+    top = s[LIVES0]
+    for p in range(1, s[N]):
+        top = max(top, s[LIVES0] + s[SEAT_LIVES + p - 1])
+    return top
 
 
 @njit(**NJIT_OPTIONS)
 def table_fits(s, table):
     """Whether ``table`` was built for the rules in ``s`` (its lives and player count)."""
-    return table.shape[0] > HEADER and table[0] == s[LIVES0] and table[1] == s[N]
+    return table.shape[0] > HEADER and table[0] == _most_lives_in(s) and table[1] == s[N]
 
 
 @njit(**NJIT_OPTIONS)
@@ -253,7 +267,7 @@ def count_round_ends(n, game_params, rollout, seed, first, count, wins, visits):
     srng = np.zeros(1, np.uint64)
     seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
     game_out = np.zeros(4, np.int64)
-    lives0 = game_params[P_LIVES]
+    lives0 = most_lives(n, game_params)
     # every round end costs someone a life: at most n * lives0 of them; room to spare
     seen = np.empty((n * lives0 + 16, n), np.int64)
     others = np.empty(MAX_PLAYERS, np.int64)
@@ -320,7 +334,7 @@ def count_table(n: int, game_params: np.ndarray, rollout: int, games: int = TABL
     threads in chunks; integer counts, so the same whatever the threads, the chunks or the
     order they finish in. ``count``: count_round_ends, or a cached entry point calling it
     (simcards.tables.compiled_entries)."""
-    size = table_entries(n, int(game_params[P_LIVES]))
+    size = table_entries(n, int(most_lives(n, game_params)))
     chunks = [(lo, min(chunk, games - lo)) for lo in range(0, games, chunk)]
 
     def work(chunk):
@@ -352,7 +366,7 @@ def build_table(n: int, game_params: np.ndarray, rollout: int, games: int = TABL
     ``compiled``: cached entry points of ``ENTRIES`` (simcards.tables), else these functions.
     """
     fns = compiled or SimpleNamespace(count_round_ends=count_round_ends, model_table=model_table)
-    lives0 = int(game_params[P_LIVES])
+    lives0 = int(most_lives(n, game_params))
     wins, visits = count_table(n, game_params, rollout, games, seed, threads,
                                count=fns.count_round_ends)
     model = np.empty(wins.shape[0], np.float64)

@@ -98,9 +98,9 @@ from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.link_only import linked
 from simcards.engine import bit_count, copy_into, nth_bit
-from simcards.games.five_alive.fast import advance, apply, write_result
+from simcards.games.five_alive.fast import advance, apply, most_lives, write_result
 from simcards.games.five_alive.redeal import redeal
-from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY, P_LIVES
+from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
 from simcards.games.five_alive.view import LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import TableRequest, slot
 from simcards.rng import next_u64
@@ -160,7 +160,7 @@ def table_for(n_players, game_params, row):
     then scores by the model, as eval 1)."""
     if int(row[_EVAL]) != 2:
         return None
-    lives0, rollout = int(game_params[P_LIVES]), int(row[_ROLLOUT])
+    lives0, rollout = int(most_lives(n_players, game_params)), int(row[_ROLLOUT])
     if table_entries(n_players, lives0) > MAX_ENTRIES:
         return None
     return TableRequest("value table", f"rollout={ROLLOUT_NAMES[rollout]}",

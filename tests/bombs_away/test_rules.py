@@ -510,3 +510,34 @@ def test_the_view_carries_the_public_facts(position):
     assert V.last_answer(v, 1, ANSWER) == THREE and V.last_answer(v, 0, PLAY) == game.pile[-2][0]
     assert V.duel_from(v) == -1 and V.duel_card(v) == -1 and V.answerer(v) == -1
     assert V.start_points(v) == 30 and V.full_hand(v) == 4 and V.deck_size(v) == 53
+
+
+# ---------------------------------------------------------------- seat compensation
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_points_seat_k_gives_the_seat_k_places_after_the_first_player_more_or_fewer_points(k):
+    from simcards.games.bombs_away import view as V
+    game = Game(5, SPEC.resolve_rules({f"points_seat{k}": 6}), seed=3, game_index=1)
+    assert game.next_decision()[1] == 0                   # seat 0 is the first player
+    assert game.points == [30 + 6 * (p == k) for p in range(5)]
+    v = game.view()                                       # public: every seat sees it
+    assert [V.extra_points(v, p) for p in range(5)] == [6 * (p == k) for p in range(5)]
+    assert V.start_points(v) == 30
+    game = Game(5, SPEC.resolve_rules({f"points_seat{k}": -10}), seed=3, game_index=1)
+    assert game.points == [30 - 10 * (p == k) for p in range(5)]
+    if k >= 2:                 # with k players there is no seat k: the option changes nothing
+        assert Game(k, SPEC.resolve_rules({f"points_seat{k}": 6}), 3, 1).points == [30] * k
+
+
+def test_a_duel_costs_a_compensated_seat_from_its_own_points(position):
+    game = duel(position, n=4, points_seat2=5)
+    assert game.points == [30, 30, 35, 30]
+    answer(game, THREE)                        # 10 - 3: the player after the answerer loses 7
+    assert game.points == [30, 30, 28, 30]
+
+
+def test_compensation_keeps_every_seat_within_1_to_1000_points():
+    from simcards.errors import SimcardsError
+    with pytest.raises(SimcardsError, match="points_seat3=-10"):
+        SPEC.resolve_rules({"points": 10, "points_seat3": -10})
+    with pytest.raises(SimcardsError, match="1..1000"):
+        SPEC.resolve_rules({"points": 1000, "points_seat1": 1})

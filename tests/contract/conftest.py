@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 
 import simcards
@@ -94,12 +95,17 @@ def rule_variants(game: str) -> list[tuple[str, dict]]:
 
 
 def usable(game: str, lineup: list[str], rules: dict) -> bool:
-    """A variant may not fit every player count (say, hands too big for the deck)."""
+    """A variant may not fit every player count (say, hands too big for the deck); and one that
+    leaves the engine's rule row as the default rules have it at this player count (a seat's
+    compensation where that seat is not at the table) would only replay the default game."""
     try:
         prepare(game, lineup, 0, rules)
-        return True
     except SimcardsError:
         return False
+    spec = simcards.get_game(game)
+    resolved, defaults, n = spec.resolve_rules(rules), spec.resolve_rules({}), len(lineup)
+    return resolved == defaults or not np.array_equal(spec.encode_params(resolved, n),
+                                                      spec.encode_params(defaults, n))
 
 
 class Kit:

@@ -83,3 +83,11 @@ def test_a_spec_from_a_rules_module_takes_every_rule_field_and_names_what_is_mis
     del rules.OPTIONS, rules.column_bounds
     with pytest.raises(ContractError, match="toy_game.rules does not define OPTIONS, column_bounds"):
         GameSpec.from_rules(rules, package="toy_game", title="Toy", bench_strategy="random")
+
+
+def test_the_bench_strategy_must_be_a_builtin_strategy():
+    # `simcards run GAME` with no --strategies and `simcards bench GAME` play it
+    real = simcards.get_game("five-alive")
+    assert not any("bench_strategy" in p for p in contract_problems(real))
+    problems = contract_problems(_spec(real.package, bench_strategy="no_such_strategy"))
+    assert any("bench_strategy 'no_such_strategy'" in p and "strategies/five_alive/" in p for p in problems), problems

@@ -78,7 +78,7 @@ def test_the_passes_and_rounds_options_go_with_their_own_measure(tmp_path):
              "timings of each version"),
             (["--rounds", "2"],
              "error: --rounds 2 goes with --against: without it, --repeat sets the timed passes of each row"),
-            (["--repeat", "0"], "error: --repeat 0: give 1 or more timed passes")):
+            (["--repeat", "0"], "error: bad --repeat 0: expected a positive integer")):
         done = CliRunner().invoke(app, ["bench", "five-alive", *args])
         assert done.exit_code == 2 and done.output.strip().splitlines() == [message], done.output
     with pytest.raises(SimcardsError, match="--repeat 0"):

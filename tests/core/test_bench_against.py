@@ -29,6 +29,8 @@ def copy_of_this_checkout(tmp_path_factory) -> Path:
     return folder
 
 
+# slow: a copy of the checkout compiled and timed in fresh processes (20-30 s); CI runs it
+@pytest.mark.slow
 def test_each_version_runs_its_own_code_in_turns(copy_of_this_checkout):
     seen = []
     result = side_by_side("five-alive", ["high_first"] * 4, 400, 3, "turns", copy_of_this_checkout,
@@ -64,6 +66,8 @@ def test_a_folder_that_is_not_a_checkout_is_refused(tmp_path):
         side_by_side("five-alive", ["high_first"] * 4, 10, 0, "turns", ROOT, rounds=0)
 
 
+# slow: as above
+@pytest.mark.slow
 def test_the_command_prints_both_versions_or_one_line(monkeypatch, copy_of_this_checkout, tmp_path):
     monkeypatch.setattr(cli.out, "_width", 80)      # a plain terminal's width
     done = CliRunner().invoke(app, ["bench", "five-alive", "--games", "300", "--against",

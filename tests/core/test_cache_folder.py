@@ -26,7 +26,7 @@ def _fill(folder):
                  f"__pycache__/{KERNEL}.play_batch-21.py311.1.nbc",
                  f"__pycache__/{KERNEL}.cpython-311.pyc"],
         BUILDER: [f"{BUILDER}.py", f"{BUILDER}.py.lock", f"__pycache__/{BUILDER}.model_table-12.py311.nbi"],
-        TABLE: [f"tables/{TABLE}.npy", f"tables/{TABLE}.npy.lock"],
+        TABLE: [f"tables/{TABLE}.npy", f"tables/{TABLE}.npy.lock", f"tables/{TABLE}.npy.sha256"],
         YARDSTICK: [YARDSTICK],
     }
     for i, name in enumerate([f for group in files.values() for f in group] + list(FOREIGN)):

@@ -10,7 +10,7 @@ import sys
 from numba.core import caching
 
 import simcards
-from simcards import cached_load
+from simcards import cache_folder, cached_load
 
 FRESH = """
 import json, sys
@@ -55,3 +55,55 @@ def test_install_again_wraps_numbas_own_method():
     cached_load.install()
     cached_load.install()
     assert caching.Cache.load_overload.__wrapped__.__module__ == caching.__name__
+
+
+# ------------------------------------------------------------------ checksums (issue 49)
+def test_the_cache_file_internals_the_checksums_rely_on_exist():
+    """cached_load subclasses numba's IndexDataCacheFile and replaces it in numba's module, where
+    Cache.__init__ looks it up by name; a numba release that renames or re-signs these fails here
+    (the faults themselves: tests/faults/test_kernel_cache.py)."""
+    import inspect
+    original = cached_load._NUMBA_FILE
+    assert original.__module__ == caching.__name__ and caching.IndexDataCacheFile is cached_load._CheckedCacheFile
+    shapes = {"__init__": ("self", "cache_path", "filename_base", "source_stamp"), "_load_index": ("self",),
+              "_load_data": ("self", "name"), "_open_for_write": ("self", "filepath"),
+              "_data_path": ("self", "name"), "save": ("self", "key", "data"), "load": ("self", "key")}
+    for name, params in shapes.items():
+        assert tuple(inspect.signature(getattr(original, name)).parameters) == params, (
+            f"numba changed numba.core.caching.IndexDataCacheFile.{name}, which simcards.cached_load relies on")
+    assert "IndexDataCacheFile(" in inspect.getsource(caching.Cache.__init__), (
+        "numba's Cache no longer makes its IndexDataCacheFile by name, which simcards.cached_load relies on")
+    made = original("/nowhere", "x.f-1.py311", None)
+    assert made._index_path == "/nowhere/x.f-1.py311.nbi" and made._cache_path == "/nowhere"
+
+
+def test_a_generated_modules_cache_files_carry_a_checksum_that_numba_reads_past(tmp_path):
+    base = "_simcards_kernel_five_alive_0123456789abcdef.play_batch-12.py311"
+    mine = cached_load._CheckedCacheFile(str(tmp_path), base, "stamp")
+    mine.save("key", ("any", "payload"))
+    index, data = tmp_path / f"{base}.nbi", tmp_path / f"{base}.1.nbc"
+    assert cached_load.intact(index.read_bytes()) and cached_load.intact(data.read_bytes())
+    assert mine.load("key") == ("any", "payload")
+    # numba's own reader (pickle ignores what follows a pickle) reads the same files
+    assert cached_load._NUMBA_FILE(str(tmp_path), base, "stamp").load("key") == ("any", "payload")
+    # a user's function is left to numba as it is: no checksum
+    theirs = cached_load._CheckedCacheFile(str(tmp_path), "mine.f-3.py311", "stamp")
+    theirs.save("key", 1)
+    assert not cached_load.intact((tmp_path / "mine.f-3.py311.nbi").read_bytes())
+
+
+def test_a_cache_file_that_fails_its_checksum_is_removed_and_said_once(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cache_folder, "_told", set())
+    base = "_simcards_kernel_five_alive_0123456789abcdef.play_batch-12.py311"
+    mine = cached_load._CheckedCacheFile(str(tmp_path), base, "stamp")
+    mine.save("key", "payload")
+    data = tmp_path / f"{base}.1.nbc"
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 1
+    data.write_bytes(bytes(raw))
+    assert mine.load("key") is None and not data.exists()          # a miss: numba compiles again
+    (tmp_path / f"{base}.nbi").write_bytes(b"")
+    assert mine.load("key") is None and not (tmp_path / f"{base}.nbi").exists()
+    err = capsys.readouterr().err
+    assert err == ("cached compiled code of _simcards_kernel_five_alive_0123456789abcdef was damaged: "
+                   "compiling it again\n")

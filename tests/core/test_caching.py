@@ -71,6 +71,8 @@ EDITS = [
 ]
 
 
+# slow: several cold kernel compiles (40-110 s on 2 cores); CI runs it (.ci/run: -m slow)
+@pytest.mark.slow
 def test_every_edit_is_played_by_the_next_process_as_a_cold_copy_would(tmp_path):
     warm = _copy_tree(tmp_path / "warm")
     before = _run(warm)

@@ -81,7 +81,8 @@ def test_run_dir_force_removes_only_the_runs_files(tmp_path):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["run"]["chunk_size"] == 20
     parts = sorted(p.name for p in (folder / "parts").iterdir())
-    assert parts == ["chunk-000000.parquet", "chunk-000001.parquet", "keep.parquet"]
+    assert parts == ["chunk-000000.done", "chunk-000000.parquet", "chunk-000001.done", "chunk-000001.parquet",
+                     "keep.parquet"]      # each part with its record (simcards.run_folder)
     assert (folder / "notes.txt").read_text() == "mine"
 
 

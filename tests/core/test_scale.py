@@ -85,6 +85,8 @@ CLI = [sys.executable, "-m", "simcards", "run", "five-alive", "--strategies", ",
        "--games", "120000", "--seed", "8", "--chunk-size", "1000", "--threads", "1", "--no-rotate"]
 
 
+# slow: a run killed and resumed in real processes (10-30 s); tests/faults/test_run_folders.py holds the same promise by every signal; CI runs it
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_frame(tmp_path):
     folder = tmp_path / "run"
     proc = subprocess.Popen(CLI + ["--run-dir", str(folder)], stdout=subprocess.DEVNULL,

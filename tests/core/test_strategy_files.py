@@ -209,7 +209,7 @@ def test_a_fresh_process_loads_the_kernel_from_cache():
     assert runs[1] == {"hits": 1, "misses": 0}
 
 
-@pytest.mark.parametrize("game", ["five-alive", "thirty-one", "bombs-away", "vzhukh"])
+@pytest.mark.parametrize("game", simcards.list_games())
 def test_every_builtin_decision_runs_without_reference_counting(game):
     """A decision compiled on its own with numba's reference counting pays atomic increments
     and decrements at every call (Five Alive's expert x4: 37.5 against 30.8 ns a turn): each

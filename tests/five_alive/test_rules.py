@@ -247,3 +247,27 @@ def test_turn_cap_stops_the_game_as_unfinished():
     assert game.unfinished and game.turns == 25
     seats, row = game.result()
     assert sum(s[0] for s in seats) == 0 and row[3] == 1
+
+
+# ---------------------------------------------------------------- seat compensation
+@pytest.mark.parametrize("k", range(1, 7))
+def test_lives_seat_k_gives_the_seat_k_places_after_the_first_player_more_or_fewer_lives(k):
+    from simcards.games.five_alive.view import extra_lives
+    more = Game(7, SPEC.resolve_rules({"lives": 4, f"lives_seat{k}": 2}), seed=2, game_index=0)
+    assert more.current == 0                               # seat 0 is the first player
+    assert more.lives == [4 + 2 * (p == k) for p in range(7)]
+    view = more.view()                                     # public: every seat sees it
+    assert [extra_lives.py_func(view, p) for p in range(7)] == [2 * (p == k) for p in range(7)]
+    fewer = Game(7, SPEC.resolve_rules({f"lives_seat{k}": -3}), seed=2, game_index=0)
+    assert fewer.lives == [5 - 3 * (p == k) for p in range(7)]
+    # with k players or fewer there is no seat k: the option changes nothing
+    assert Game(k, SPEC.resolve_rules({f"lives_seat{k}": 3}), seed=2, game_index=0).lives == [5] * k
+
+
+def test_compensation_may_not_leave_a_seat_without_lives_or_above_99():
+    from simcards.errors import SimcardsError
+    with pytest.raises(SimcardsError, match="lives_seat2=-3"):
+        SPEC.resolve_rules({"lives": 3, "lives_seat2": -3})
+    with pytest.raises(SimcardsError, match="1..99"):
+        SPEC.resolve_rules({"lives": 98, "lives_seat6": 2})
+    assert SPEC.resolve_rules({"lives": 4, "lives_seat2": -3})["lives_seat2"] == -3

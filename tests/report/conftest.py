@@ -16,6 +16,9 @@ title = "tiny"
 seed = 11
 players = [2, 3]
 games = 150
+# one look: the verdict tested once at these deals (a sequential verdict would play on towards
+# max_games; tests/report/test_verdict.py plays one with small caps)
+looks = 1
 # the skill index with a heuristic: "auto" would take Five Alive's search player, whose
 # milliseconds a decision belong in reports, not in every test of the report machinery
 skill = "high_first"

@@ -6,7 +6,6 @@ from collections import Counter
 import pytest
 
 from simcards.designs import is_balanced, rotated_lineups, seat_orders, williams_design
-from simcards.errors import SimcardsError
 from simcards.rotation import should_rotate
 
 
@@ -33,7 +32,8 @@ def test_rotated_lineups_balance_repeated_strategies():
 
 def test_rotation_defaults():
     assert should_rotate(None, ["a", "b"]) and not should_rotate(None, ["a", "a"])
-    assert not should_rotate(None, ["a", "b"], summary_only=True)
+    # --summary-only plays the same design as the run with rows (issue 49)
+    assert should_rotate(None, ["a", "b"], summary_only=True)
+    assert should_rotate(True, ["a", "b"], summary_only=True)
     assert not should_rotate(False, ["a", "b"])
-    with pytest.raises(SimcardsError, match="--no-rotate"):
-        should_rotate(True, ["a", "b"], summary_only=True)
+    assert not should_rotate(False, ["a", "b"], summary_only=True)

@@ -16,7 +16,7 @@ from simcards.errors import SimcardsError
 from simcards.report.analysis import analyse
 from simcards.report.experiment import load_experiment, parse_experiment
 from simcards.report.run import play
-from statsmodels.stats.weightstats import DescrStatsW
+from simcards.stats import share_interval
 
 from .conftest import TINY, write
 
@@ -41,7 +41,7 @@ def test_every_file_is_written(tiny_report):
     assert {"index.html", "report.md", "results.parquet", "config.json", "summary.json"} <= names
     expected_png = {"strategy_win_rates.png", "seat_advantage.png", "pairwise_differences.png", "rating.png",
                     "head_to_head.png", "card_balance.png", "length_rounds.png", "length_turns.png",
-                    "seat_edges.png", "sweep_effects.png"}
+                    "seat_edges.png", "sweep_effects.png", "game_time.png"}
     assert expected_png == {n for n in names if n.endswith(".png")}
     assert "index.html" in result.output
 
@@ -89,12 +89,14 @@ def test_results_hold_every_game_and_match_simulate(tiny_report):
     for col in ("game", "seat", "win_share", "rank", "lives", "dealt_mask", "turns", "rounds"):
         assert np.array_equal(mine[col].to_numpy(), direct[col].to_numpy()), col
     assert list(mine["strategy"].astype(str)) == list(direct["strategy"].astype(str))
-    # the report's seat win rates of a mirror line-up are the means over its deals with t intervals
+    # the report's seat win rates of a mirror line-up are the means over its deals with the
+    # boundary-safe share interval (simcards.stats.share_interval)
     mirror = frame[frame["lineup"] == 0]
     report_md = (out / "report.md").read_text()
     for seat, shares in mirror.groupby("seat")["win_share"]:
-        low, high = DescrStatsW(shares.to_numpy(float)).tconfint_mean()
-        assert (f"| 2 | {seat} | 150 | 0.500 | {shares.mean():.3f} ({max(low, 0):.3f} to {min(high, 1):.3f})"
+        x = shares.to_numpy(float)
+        low, high = share_interval(x.mean(), x.std(ddof=1) / np.sqrt(len(x)), len(x))
+        assert (f"| 2 | {seat} | 150 | 0.500 | {x.mean():.3f} ({float(low):.3f} to {float(high):.3f})"
                 in report_md)
 
 

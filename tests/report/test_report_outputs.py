@@ -5,6 +5,8 @@ import json
 
 from typer.testing import CliRunner
 
+from simcards.outputs import sha256
+
 from .conftest import TINY, write
 
 
@@ -15,8 +17,13 @@ def test_report_folder_refused_then_replaced_with_force(tmp_path, cli_app):
     (out / "notes.txt").write_text("mine")
     (out / "holiday.png").write_text("mine")          # a png simcards never wrote
     (out / "old_plot.png").write_text("simcards")       # one it wrote for an older report
-    (out / ".simcards-written.json").write_text(json.dumps({"files": ["old_plot.png", "index.html"]}))
     (out / "index.html").write_text("old")
+    (out / "edited.png").write_text("edited since")     # one it wrote, edited by the user since
+    # the list records each file simcards wrote with its checksum (issue 49): only a file whose
+    # content still has it is simcards's to remove
+    (out / ".simcards-written.json").write_text(json.dumps({"format": 2, "files": {
+        "old_plot.png": sha256(out / "old_plot.png"), "index.html": sha256(out / "index.html"),
+        "edited.png": "0" * 64}}))
     before = {p.name: p.read_bytes() for p in out.iterdir()}
 
     refused = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(out)])
@@ -26,7 +33,7 @@ def test_report_folder_refused_then_replaced_with_force(tmp_path, cli_app):
     forced = CliRunner().invoke(cli_app, ["report", str(exp), "--out-dir", str(out), "--force"])
     assert forced.exit_code == 0, forced.output
     names = {p.name for p in out.iterdir()}
-    assert {"notes.txt", "holiday.png", "index.html", "report.md", "config.json"} <= names
+    assert {"notes.txt", "holiday.png", "index.html", "report.md", "config.json", "edited.png"} <= names
     assert "old_plot.png" not in names
     assert (out / "notes.txt").read_text() == "mine" and (out / "holiday.png").read_text() == "mine"
     listed = set(json.loads((out / ".simcards-written.json").read_text())["files"])

@@ -42,9 +42,87 @@ def test_paired_difference_matches_scipy():
     assert (low, high) == pytest.approx((ci.low, ci.high), rel=1e-10)
 
 
-def test_paired_difference_constant():
+def test_paired_difference_constant_takes_the_sign_test():
+    """Five equal non-zero differences: no spread for a t-test (it said p = 0); the exact sign
+    test says 2 x 0.5**5 = 0.0625 (scipy's binomtest), whatever their size. As win-rate
+    differences (bounded) the interval is never a point."""
     assert paired_difference(np.zeros(5)) == (0.0, 0.0, 0.0, 1.0)
-    assert paired_difference(np.ones(5))[3] == 0.0
+    for c in (1.0, 0.2, -0.05):
+        mean, low, high, p = paired_difference(np.full(5, c))
+        assert p == pytest.approx(0.0625) and mean == pytest.approx(c)
+        assert p == pytest.approx(scipy.stats.binomtest(5, 5).pvalue)
+        mean, low, high, p = paired_difference(np.full(5, c), (-1.0, 1.0))
+        assert p == pytest.approx(0.0625) and low < c < high or (c == 1.0 and low < c == high)
+    assert paired_difference(np.full(12, 0.3))[3] == pytest.approx(2 * 0.5 ** 12)
+
+
+def test_bounded_paired_difference_is_the_t_test_away_from_the_bounds():
+    rng = np.random.default_rng(6)
+    d = rng.normal(0.01, 0.3, size=2000).clip(-1, 1)
+    mean, low, high, p = paired_difference(d, (-1.0, 1.0))
+    _, t_low, t_high, t_p = paired_difference(d)
+    assert (low, high) == pytest.approx((t_low, t_high), abs=2e-4)
+    assert p == pytest.approx(t_p, rel=0.05)
+
+
+def test_share_interval_is_wilson_on_the_effective_count():
+    """Korn-Graubard: n_eff = p (1 - p) / se**2 x (z / t_{deals-1})**2, then statsmodels' Wilson."""
+    from statsmodels.stats.proportion import proportion_confint
+    from simcards.stats import share_interval
+    mean, se, deals = 0.31, 0.012, 400
+    n_eff = mean * (1 - mean) / se ** 2 * (scipy.stats.norm.ppf(0.975) / scipy.stats.t.ppf(0.975, deals - 1)) ** 2
+    want = proportion_confint(mean * n_eff, n_eff, method="wilson")
+    got = share_interval(mean, se, deals)
+    assert (float(got[0]), float(got[1])) == pytest.approx(want, rel=1e-9)
+    # on [0, 1/3] (a strategy in 3 seats) it is the interval of the share x 3, over 3
+    low, high = share_interval(mean / 3, se / 3, deals, upper=1 / 3)
+    assert (float(low), float(high)) == pytest.approx((want[0] / 3, want[1] / 3), rel=1e-9)
+
+
+@pytest.mark.parametrize("mean,se,deals", [(0.3, 0.01, 1000), (0.05, 0.004, 300), (0.995, 0.003, 300),
+                                           (0.62, 0.0, 40), (0.5, 0.0, 1), (0.2, 0.03, 8)])
+def test_share_pvalue_is_the_test_the_interval_inverts(mean, se, deals):
+    """Each end of the 1 - 2a interval is the null at which the one-sided p-value is a: an
+    interval and its test never disagree (the exact side near a bound included)."""
+    from simcards.stats import share_interval, share_pvalue
+    for a in (0.025, 0.005):
+        low, high = share_interval(mean, se, deals, 1 - 2 * a)
+        if low > 0:
+            assert float(share_pvalue(mean, se, deals, low, "larger")) == pytest.approx(a, rel=1e-6)
+        if high < 1:
+            assert float(share_pvalue(mean, se, deals, high, "smaller")) == pytest.approx(a, rel=1e-6)
+
+
+def test_holm_is_statsmodels_holm():
+    from statsmodels.stats.multitest import multipletests
+    from simcards.report.inference import correct
+    rng = np.random.default_rng(2)
+    for m in (1, 5, 40):
+        p = rng.random(m) ** 3
+        adjusted, reject = correct(p, "holm", 0.05)
+        want_reject, want_adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+        np.testing.assert_allclose(adjusted, want_adjusted, rtol=1e-12)
+        assert (reject == want_reject).all()
+
+
+@pytest.mark.parametrize("method", ["holm", "fdr_bh"])
+def test_corrected_intervals_agree_with_corrected_p_values(method):
+    """At inference.adjusted_confidence's level, a difference's interval excludes 0 exactly where
+    the correction rejects it: an interval and 'significant' never contradict each other."""
+    from simcards.report.inference import adjusted_confidence, correct
+    rng = np.random.default_rng(9 if method == "holm" else 10)
+    agree = 0
+    for family in range(30):
+        effects = rng.choice([0.0, 0.02, 0.05], size=12)
+        diffs = [np.clip(rng.normal(e, 0.4, 300), -1, 1) for e in effects]
+        p = np.array([paired_difference(d, (-1.0, 1.0))[3] for d in diffs])
+        _, reject = correct(p, method)
+        level = adjusted_confidence(p, method)
+        for d, r in zip(diffs, reject):
+            _, low, high, _ = paired_difference(d, (-1.0, 1.0), level)
+            assert (not (low <= 0 <= high)) == r
+            agree += 1
+    assert agree == 360
 
 
 def test_one_deal_per_row_card_effect_is_the_unequal_variance_difference():
@@ -136,15 +214,22 @@ def test_games_needed():
     assert games_needed(iv, {0: 100, 1: 400}, 0.05) == {}
 
 
-def test_an_edge_on_the_tolerance_asks_for_no_astronomical_number_of_deals():
-    import pandas as pd
-    from simcards.report.inference import MAX_GROWTH, decide
-    on_edge = pd.DataFrame({"edge": [-0.02 + 1e-17], "low": [-0.05], "high": [0.01], "deals": [4000]})
-    assert decide(on_edge, 0.02) == ("undetermined", 0)
-    near = pd.DataFrame({"edge": [0.0], "low": [-0.03], "high": [0.03], "deals": [4000]})
-    verdict, more = decide(near, 0.02)
-    # half-width 0.03 must shrink to 0.02: (0.03 / 0.02)^2 = 2.25 times the deals
-    assert verdict == "undetermined" and more == 5000 and more < MAX_GROWTH * 4000
+def test_planned_deals_are_statsmodels_power_at_the_worst_plausible_edge():
+    """plan_deals: TTestPower's deals for the gap between the tolerance and the edge at the one-
+    sided 80% bound toward it (not the estimate); infinite where the edge sits on the tolerance."""
+    from statsmodels.stats.power import TTestPower
+    from simcards.report.inference import plan_deals
+    se, deals, tol = 0.003, 4000, 0.02
+    n, planned, direction = plan_deals(0.005, se, deals, tol, 0.05, 0.001)
+    worst = 0.005 + scipy.stats.norm.ppf(0.8) * se
+    assert direction == "inside" and planned == pytest.approx(worst)
+    want = TTestPower().solve_power(effect_size=(tol - worst) / (se * np.sqrt(deals)), alpha=0.05,
+                                    power=0.8, alternative="larger")
+    assert abs(n - want) <= 4           # the normal deals: the t test's within a few
+    assert n > plan_deals(0.005, 1e-9, deals, tol, 0.05, 0.001)[0]      # more than the estimate's
+    n, _, direction = plan_deals(-0.035, se, deals, tol, 0.05, 0.001)
+    assert direction == "outside" and n < deals                           # beyond: decided soon
+    assert plan_deals(0.02, se, deals, tol, 0.05, 0.001)[0] >= 10 ** 14   # on the tolerance
 
 
 @pytest.mark.parametrize("keys", [["strategy"], ["seat"], ["strategy", "seat"], ["label"]])

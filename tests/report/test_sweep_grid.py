@@ -83,10 +83,17 @@ def test_grid_effect_is_the_paired_difference_by_hand(grid_run):
         row = res.sweep[(res.sweep["cell"] == cell.id) & (res.sweep["measure"] == measure)].iloc[0]
         assert (row["value"], row["value2"]) == (3, 8)
         assert row["effect"] == pytest.approx(scale * d.mean())
-        test = scipy.stats.ttest_1samp(d, 0.0)
-        ci = test.confidence_interval(0.95)
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx((scale * ci.low, scale * ci.high))
-        assert row["p_value"] == pytest.approx(test.pvalue)
+        if column == "turns":               # a length: the paired t-test
+            test = scipy.stats.ttest_1samp(d, 0.0)
+            ci = test.confidence_interval(0.95)
+            low, high, p = ci.low, ci.high, test.pvalue
+        else:                               # a difference of win shares: its share interval and test
+            from simcards.stats import share_interval, share_pvalue
+            se = d.std(ddof=1) / np.sqrt(len(d))
+            low, high = share_interval(d.mean(), se, len(d), lower=-1.0, upper=1.0)
+            p = share_pvalue(d.mean(), se, len(d), 0.0, lower=-1.0, upper=1.0)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((scale * low, scale * high))
+        assert row["p_value"] == pytest.approx(float(p))
 
 
 def test_grid_uses_benjamini_hochberg_and_no_default_cell(grid_run):
@@ -106,7 +113,7 @@ def test_grid_report_has_the_heatmap(grid_run):
     names = {p.name for p in out.iterdir()}
     assert "sweep_grid.png" in names and "sweep_effects.png" not in names
     page = (out / "index.html").read_text()
-    assert 'src="sweep_grid.png"' in page and "Rule grid: lives × hand_size" in page and "p (BH)" in page
+    assert 'src="sweep_grid.png"' in page and "Changing lives and hand_size" in page and "p (BH)" in page
     records = json.loads((out / "summary.json").read_text())["records"]
     sweep = [r for r in records if r["kind"] == "sweep"]
     assert {r["name"] for r in sweep} >= {"lives=3, hand_size=8: mean turns", "lives=4, hand_size=12: high_first"}

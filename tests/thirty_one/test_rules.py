@@ -407,3 +407,38 @@ def test_illegal_moves_raise_a_simcards_error_saying_why():
     g.apply(TURN, PROPOSE)
     with pytest.raises(IllegalMove, match="0 .refuse. or 1"):
         g.apply(VOTE, 2)
+
+
+# ------------------------------------------------------------------ seat compensation
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_keys_seat_k_gives_the_seat_k_places_after_the_first_player_more_or_fewer_keys(k):
+    g = new_game(4, **{f"keys_seat{k}": 2})
+    assert g.dealer == 3 and g.current == 0                   # seat 0 is the first player
+    assert g.keys == [3 + 2 * (p == k) for p in range(4)] and g.bank == 18 - 14   # from the box
+    v = g.view(TURN)                                          # public: every seat sees it
+    assert [V.extra_keys.py_func(v, p) for p in range(4)] == [2 * (p == k) for p in range(4)]
+    assert V.starting_keys.py_func(v) == 3 and V.starting_bank.py_func(v) == 4
+    g = new_game(4, **{f"keys_seat{k}": -2})
+    assert g.keys == [3 - 2 * (p == k) for p in range(4)] and g.bank == 18 - 10
+    if k >= 2:                     # with k players there is no seat k: the option changes nothing
+        g = new_game(k, **{f"keys_seat{k}": 2})
+        assert g.keys == [3] * k and g.bank == 18 - 3 * k
+
+
+def test_an_extra_key_keeps_the_compensated_seat_in_the_game_one_loss_longer():
+    g = position(new_game(2, keys=1, keys_seat1=1), ["K♥ Q♥ 9♥", "6♣ 7♦ 8♥"], "6♠ 7♠ 9♦", dealer=1)
+    g.showdown("test")
+    assert g.keys == [1, 1] and not g.over and g.rounds == 2
+    g = position(new_game(2, keys=1), ["K♥ Q♥ 9♥", "6♣ 7♦ 8♥"], "6♠ 7♠ 9♦", dealer=1)
+    g.showdown("test")
+    assert g.keys == [1, 0] and g.over
+
+
+def test_compensation_keeps_a_key_for_every_seat_and_fits_the_box():
+    with pytest.raises(SimcardsError, match="keys_seat1=-2"):
+        new_game(2, keys=2, keys_seat1=-2)
+    with pytest.raises(SimcardsError, match="key_cards >= 8"):
+        new_game(2, keys=3, key_cards=7, keys_seat1=2)
+    with pytest.raises(SimcardsError, match="key_cards >= 11"):
+        get_game("thirty-one").encode_params(
+            get_game("thirty-one").resolve_rules({"key_cards": 10, "keys_seat2": 2}), 3)

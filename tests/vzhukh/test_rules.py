@@ -337,3 +337,29 @@ def test_illegal_moves_raise_with_the_reason():
             g.apply(DEFEND_DECISION, move)
     with pytest.raises(IllegalMove, match="a defence is due"):
         g.apply(ATTACK_DECISION, attack(3, 1))
+
+
+# ------------------------------------------------------------------ seat compensation
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_penalty_seat_k_starts_the_seat_k_places_after_the_first_player_with_penalty_points(k):
+    g = new_game(6, **{f"penalty_seat{k}": -12})
+    assert g.next_decision() == (ATTACK_DECISION, 0)        # seat 0 is the first player
+    assert g.penalty == [-12 * (p == k) for p in range(6)]  # a head start below 0
+    assert g.round_penalty == [[0, 0, 0]] * 6               # the rounds' own penalties
+    v = g.view()                                            # public: every seat sees it
+    assert [V.starting_penalty(v, p) for p in range(6)] == [-12 * (p == k) for p in range(6)]
+    assert [V.penalty(v, p) for p in range(6)] == g.penalty
+    assert new_game(6, **{f"penalty_seat{k}": 30}).penalty == [30 * (p == k) for p in range(6)]
+    if k >= 2:                  # with k players there is no seat k: the option changes nothing
+        assert new_game(k, **{f"penalty_seat{k}": 30}).penalty == [0] * k
+
+
+def test_the_starting_penalty_counts_in_the_total_that_decides_the_game():
+    g = new_game(3, penalty_seat1=-1)
+    for r in range(3):          # as above: seats 0 and 1 end every round with the same penalty
+        position(g, [(2, 2, 2, 2, 2), (3, 3, 3, 3, 3), ("V", 4, 4, 4, 4)], stock=[5], current=0)
+        g.apply(ATTACK_DECISION, attack(2, 1))
+        g.next_decision()
+    seats, _ = g.result()
+    assert [s[0] for s in seats] == [0, 1, 0] and [s[1] for s in seats] == [2, 1, 3]
+    assert seats[1][2:6] == [-1, 0, 0, 0] and seats[0][2:6] == [0, 0, 0, 0]

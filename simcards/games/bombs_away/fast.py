@@ -74,13 +74,15 @@ from simcards.engine import (bit_count, hand_to_bottom, lowest_bit, next_living,
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
-    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS, P_TENS,
-    P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
+    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS,
+    P_SEAT_POINTS, P_TENS, P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE,
+    SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
     A_PILE, A_VOID, KNOWN_ROW,
-    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_STOCK, K, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN,
+    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
+    S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
@@ -135,6 +137,8 @@ def new_state(n, params):
     s[S_TURN_CAP] = params[P_TURN_CAP]
     s[S_START_POINTS] = params[P_POINTS]
     s[S_DECK] = params[P_DECK]
+    for k in range(MAX_PLAYERS - 1):
+        s[A_SEAT_POINTS + k] = params[P_SEAT_POINTS + k]
     return s
 
 
@@ -355,6 +359,8 @@ def start_game(s, rng):
     s[S_PILE_N] = 0
     for p in range(n):
         s[A_POINTS + p] = s[S_START_POINTS]
+        if p > 0:
+            s[A_POINTS + p] += s[A_SEAT_POINTS + p - 1]     # seat compensation
         s[A_OUT + p] = -1
         for d in range(N_DECISIONS):
             s[A_ANSWERS + p * N_DECISIONS + d] = -1

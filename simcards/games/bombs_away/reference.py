@@ -32,11 +32,12 @@ from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, loa
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
     FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
-    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEVEN, SEVEN_MIN_PILE, SEVEN_TAKES, SIX, TARGET, TEN,
-    THREE, TWO, VALUE, describe_move)
+    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEAT_POINTS_OPTIONS, SEVEN, SEVEN_MIN_PILE,
+    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, describe_move, starting_points)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_KNOWN, A_OUT, A_VOID, KNOWN_ROW, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
-    A_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE, S_DECIDER,
+    A_POINTS, A_SEAT_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE,
+    S_DECIDER,
     S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
     S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
     S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
@@ -62,7 +63,7 @@ class Game:
         self.rules = rules
         self.hand_size = rules["hand_size"]
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
-        self.points = [rules["points"]] * n_players          # rule 1
+        self.points = starting_points(rules, n_players)      # rule 1, seat compensation
         self.out_order = [-1] * n_players                    # 0 for the first player out, ...
         self.out_turn = [0] * n_players                      # the turn each went out in
         self.outs = 0
@@ -530,6 +531,7 @@ class Game:
         }
         s = np.zeros(STATE_SIZE, np.int64)
         s[list(public)] = list(public.values())
+        s[A_SEAT_POINTS:A_SEAT_POINTS + n - 1] = [rules[o] for o in SEAT_POINTS_OPTIONS[:n - 1]]
         s[A_POINTS:A_POINTS + n] = self.points
         s[A_OUT:A_OUT + n] = self.out_order
         s[A_OUT_TURN:A_OUT_TURN + n] = self.out_turn

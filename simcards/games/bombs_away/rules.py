@@ -60,12 +60,20 @@ GC_UNFINISHED = len(GAME_COLUMNS)
 # ---- duel victim option
 VICTIMS = ("next", "chosen")
 
+# ---- seat compensation (docs/rules/bombs-away.md, "Seat compensation"): points_seat1 ..
+# points_seat4, the points seat k (k places after the first player) starts with beyond `points`
+SEAT_POINTS_MIN, SEAT_POINTS_MAX = -10, 10
+SEAT_POINTS_OPTIONS = tuple(f"points_seat{k}" for k in range(1, MAX_PLAYERS))
+MOST_POINTS = 1000               # no seat starts with more (the points option's maximum)
+
 # ---- layout of the int64 parameter row handed to the fast engine
 P_POINTS, P_HAND, P_TENS, P_CHOSEN_VICTIM, P_TURN_CAP, P_DECK = range(6)
-N_PARAMS = 6
+#: points_seat1 .. points_seat4 in P_SEAT_POINTS + k - 1 (seat 0, the first player, has no slot)
+P_SEAT_POINTS = 6
+N_PARAMS = P_SEAT_POINTS + MAX_PLAYERS - 1
 
 OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("points", int, 30, "points each player starts with", minimum=1, maximum=1000),
+    RuleOption("points", int, 30, "points each player starts with", minimum=1, maximum=MOST_POINTS),
     RuleOption("hand_size", int, 4, "cards in a full hand (dealt, drawn back up to, and drawn by a 4)",
                minimum=1, maximum=10),
     RuleOption("tens_rule", bool, True, "tens rule (seed): a player holding more than one 10 "
@@ -75,11 +83,28 @@ OPTIONS: tuple[RuleOption, ...] = (
                "starter chooses among the opponents)", choices=VICTIMS),
     RuleOption("turn_cap", int, 5_000, "a game still running after this many turns is unfinished",
                minimum=1, maximum=10_000_000),
+) + tuple(
+    RuleOption(name, int, 0, f"seat compensation: points seat {k} ({k} after the first player) "
+               f"starts with beyond `points` (negative: fewer); no effect with {k} players or "
+               f"fewer",
+               minimum=SEAT_POINTS_MIN, maximum=SEAT_POINTS_MAX)
+    for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1)
 )
 
 
+def starting_points(rules: dict, n_players: int) -> list[int]:
+    """The points each seat starts with: `points`, plus points_seat<k> for seat k >= 1."""
+    return [rules["points"] + (rules[SEAT_POINTS_OPTIONS[p - 1]] if p else 0)
+            for p in range(n_players)]
+
+
 def check_rules(rules: dict) -> None:
-    """Every option is checked on its own by RuleOption; nothing couples them but the deal."""
+    """Each seat starts with 1..1000 points; the deal is checked by encode_params."""
+    for name in SEAT_POINTS_OPTIONS:
+        if not 1 <= rules["points"] + rules[name] <= MOST_POINTS:
+            raise SimcardsError(
+                f"points={rules['points']} with {name}={rules[name]} starts a seat with "
+                f"{rules['points'] + rules[name]} points: accepted is 1..{MOST_POINTS}")
 
 
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
@@ -94,16 +119,19 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     row[P_CHOSEN_VICTIM] = int(rules["duel_victim"] == "chosen")
     row[P_TURN_CAP] = rules["turn_cap"]
     row[P_DECK] = DECK
+    for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1):    # only seats at the table
+        row[P_SEAT_POINTS + k - 1] = rules[name] if k < n_players else 0
     return row
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
     """Every value each result column can take (GameSpec.column_bounds). Points only fall, by
-    a duel's damage (10 less the answer's value: at most 9), so a player ends above -DUEL_VALUE;
+    a duel's damage (10 less the answer's value: at most 9) from a seat's starting points, so a
+    player ends above -DUEL_VALUE;
     a turn is counted only below the cap and starts at most one duel (a duel card ends the
     chain of aces that gives a turn more than one card)."""
     cap = rules["turn_cap"]
-    points = rules["points"]
+    points = max(starting_points(rules, n_players))     # seat compensation may give more
     return {"points": (-DUEL_VALUE, points), "dealt_mask": (0, (1 << N_KINDS) - 1),
             "turns": (0, cap), "duels": (0, cap), "points_lost": (0, n_players * (points + DUEL_VALUE))}
 

@@ -44,6 +44,10 @@ LAYOUT = Layout("bombs-away")
 # ---- rule settings (new_state writes them; start_game keeps them)
 (S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK) = LAYOUT.scalars(
     "N", "HAND_SIZE", "TENS", "CHOSEN", "TURN_CAP", "START_POINTS", "DECK")
+# seat compensation: the points seat p >= 1 starts with beyond START_POINTS (option
+# points_seat<p>) in A_SEAT_POINTS + p - 1, 0 for a seat not at the table; the first player,
+# seat 0, has none
+A_SEAT_POINTS = LAYOUT.block("SEAT_POINTS", MAX_PLAYERS - 1)
 # ---- the game, as the table sees it
 (S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
  S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP) = LAYOUT.scalars(
@@ -351,8 +355,16 @@ def full_hand(view):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def start_points(view):
-    """Points each player started with (rule option points)."""
+    """Points the first player (seat 0) started with (rule option points); seat p started
+    with ``start_points(view) + extra_points(view, p)``."""
     return view.s[S_START_POINTS]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def extra_points(view, p):
+    """Seat compensation: the points seat p started with beyond ``start_points`` (option
+    points_seat<p>; negative: fewer); 0 for seat 0."""
+    return view.s[A_SEAT_POINTS + p - 1] if p > 0 else 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)

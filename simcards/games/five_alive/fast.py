@@ -33,12 +33,13 @@ from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_
 from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
-    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_TURN_CAP, PASS, PLAY, REDEAL,
-    REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
+    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_SEAT_LIVES, P_TURN_CAP, PASS, PLAY,
+    REDEAL, REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
     LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
-    RANK_KEYS, ROUNDS, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View, state_size)
+    RANK_KEYS, ROUNDS, SEAT_LIVES, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View,
+    state_size)
 from simcards.rng import shuffle_range
 
 DONE = -1
@@ -149,8 +150,20 @@ def new_state(n, params):
     s[TURN_CAP] = params[P_TURN_CAP]
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
+    for k in range(MAX_PLAYERS - 1):
+        s[SEAT_LIVES + k] = params[P_SEAT_LIVES + k]
     _sort_deck(s)
     return s
+
+
+@njit(**NJIT_OPTIONS)
+def most_lives(n, params):
+    """The most lives a seat of ``n`` starts with under the rule row ``params`` (seat
+    compensation can give a later seat more than the lives option)."""
+    top = params[P_LIVES]
+    for p in range(1, n):
+        top = max(top, params[P_LIVES] + params[P_SEAT_LIVES + p - 1])
+    return top
 
 
 @njit(**NJIT_OPTIONS, **_INTERNAL)
@@ -196,8 +209,10 @@ def _push_pile(s, card):
 @njit(**NJIT_OPTIONS, **_INTERNAL)
 def start_game(s, rng):
     n = s[N]
+    s[LIVES] = s[LIVES0]
+    for p in range(1, n):
+        s[LIVES + p] = s[LIVES0] + s[SEAT_LIVES + p - 1]     # seat compensation
     for p in range(n):
-        s[LIVES + p] = s[LIVES0]
         s[OUT_AT + p] = -1
     s[ALIVE_N] = n
     s[TURNS] = 0

@@ -17,8 +17,8 @@ from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, loa
                              next_living_py, ranks_py)
 from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
-    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PLAY, REDEAL, REVERSE, SET0,
-    SET10, SET21, SKIP, deck_counts)
+    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PLAY, REDEAL, REVERSE,
+    SEAT_LIVES_OPTIONS, SET0, SET10, SET21, SKIP, deck_counts, starting_lives)
 from simcards.errors import IllegalMove
 from simcards.rng import STREAM_DEAL, PyRandom
 
@@ -31,7 +31,7 @@ class Game:
         self.rules = rules
         self.counts = deck_counts(rules)
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
-        self.lives = [rules["lives"]] * n_players          # rule 1
+        self.lives = starting_lives(rules, n_players)       # rule 1, seat compensation
         self.out_at = [-1] * n_players                       # turn at which a player went out
         self.hands = [[0] * N_KINDS for _ in range(n_players)]
         self.stock: list[int] = []
@@ -184,6 +184,8 @@ class Game:
         s[L.OVER], s[L.UNFINISHED] = int(self.over), int(self.unfinished)
         s[L.DECK], s[L.LIVES0], s[L.HAND_SIZE] = sum(self.counts), self.rules["lives"], self.rules["hand_size"]
         s[L.BLITZ], s[L.TURN_CAP] = int(self.rules["blitz"]), self.rules["turn_cap"]
+        for k, name in enumerate(SEAT_LIVES_OPTIONS[:self.n - 1]):   # seats 1..n-1
+            s[L.SEAT_LIVES + k] = self.rules[name]
         for q in range(self.n):
             s[L.LIVES + q] = self.lives[q]
             s[L.OUT_AT + q] = self.out_at[q]

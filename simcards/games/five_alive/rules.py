@@ -46,10 +46,18 @@ assert DECISIONS[PLAY].name == "play"
 SEAT_COLUMNS = ("lives", "dealt_mask")
 GAME_COLUMNS = ("rounds", "turns", "busts")
 
+# ---- seat compensation (docs/rules/five-alive.md, "Seat compensation"): lives_seat1 ..
+# lives_seat6, the lives seat k (k places after the first player) starts with beyond `lives`
+SEAT_LIVES_MIN, SEAT_LIVES_MAX = -3, 3
+SEAT_LIVES_OPTIONS = tuple(f"lives_seat{k}" for k in range(1, MAX_PLAYERS))
+MOST_LIVES = 99                  # no seat starts with more (the search's lives model keys by 100)
+
 # ---- layout of the int64 parameter row handed to the fast engine
 P_LIVES, P_HAND, P_BLITZ, P_TURN_CAP, P_DECK = range(5)
 P_COUNTS = 5
-N_PARAMS = P_COUNTS + N_KINDS
+#: lives_seat1 .. lives_seat6 in P_SEAT_LIVES + k - 1 (seat 0, the first player, has no slot)
+P_SEAT_LIVES = P_COUNTS + N_KINDS
+N_PARAMS = P_SEAT_LIVES + MAX_PLAYERS - 1
 
 
 def _count_default(kind: int):
@@ -71,6 +79,11 @@ OPTIONS: tuple[RuleOption, ...] = (
                minimum=0, maximum=MAX_COUNT,
                default_text=" / ".join(f"{EDITION_COUNTS[e][kind]} ({e})" for e in EDITIONS))
     for kind, key in enumerate(CARD_KEYS)
+) + tuple(
+    RuleOption(name, int, 0, f"seat compensation: lives seat {k} ({k} after the first player) "
+               f"starts with beyond `lives` (negative: fewer); no effect with {k} players or fewer",
+               minimum=SEAT_LIVES_MIN, maximum=SEAT_LIVES_MAX)
+    for k, name in enumerate(SEAT_LIVES_OPTIONS, start=1)
 )
 
 
@@ -78,9 +91,20 @@ def deck_counts(rules: dict) -> tuple[int, ...]:
     return tuple(rules[f"count_{key}"] for key in CARD_KEYS)
 
 
+def starting_lives(rules: dict, n_players: int) -> list[int]:
+    """The lives each seat starts with: `lives`, plus lives_seat<k> for seat k >= 1."""
+    return [rules["lives"] + (rules[SEAT_LIVES_OPTIONS[p - 1]] if p else 0)
+            for p in range(n_players)]
+
+
 def check_rules(rules: dict) -> None:
     if sum(deck_counts(rules)) == 0:
         raise SimcardsError("five-alive needs at least one card: every count_* option is 0")
+    for name in SEAT_LIVES_OPTIONS:
+        if not 1 <= rules["lives"] + rules[name] <= MOST_LIVES:
+            raise SimcardsError(
+                f"lives={rules['lives']} with {name}={rules[name]} starts a seat with "
+                f"{rules['lives'] + rules[name]} lives: accepted is 1..{MOST_LIVES}")
 
 
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
@@ -93,16 +117,19 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     row[P_BLITZ] = int(rules["blitz"])
     row[P_TURN_CAP] = rules["turn_cap"]
     row[P_DECK] = deck
-    row[P_COUNTS:] = counts
+    row[P_COUNTS:P_COUNTS + N_KINDS] = counts
+    for k, name in enumerate(SEAT_LIVES_OPTIONS, start=1):     # only seats at the table
+        row[P_SEAT_LIVES + k - 1] = rules[name] if k < n_players else 0
     return row
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
-    """Every value each result column can take (GameSpec.column_bounds): lives only fall
-    (a Life card costs the others a life), a turn is counted only below the cap, a round
-    starts after a turn (the first one aside), and a bust is a turn."""
+    """Every value each result column can take (GameSpec.column_bounds): lives only fall from
+    a seat's starting lives (a Life card costs the others a life), a turn is counted only below
+    the cap, a round starts after a turn (the first one aside), and a bust is a turn."""
     cap = rules["turn_cap"]
-    return {"lives": (0, rules["lives"]), "dealt_mask": (0, (1 << N_KINDS) - 1),
+    return {"lives": (0, max(starting_lives(rules, n_players))),
+            "dealt_mask": (0, (1 << N_KINDS) - 1),
             "rounds": (0, cap + 1), "turns": (0, cap), "busts": (0, cap)}
 
 

@@ -9,9 +9,9 @@ sees"): its own hand and the cards it was dealt first, the legal cards, the
 total and direction, every player's lives and hand size, who is out and since
 which turn, the pile in order since the last reshuffle, the stock size, the
 dealer, the round/turn/bust counters and every rule setting (deck counts
-included). The reference engine builds views with every hidden field zeroed
-(the stock, the other hands), so a strategy that peeks elsewhere fails the twin
-test.
+and the seats' extra starting lives included). The reference engine builds
+views with every hidden field zeroed (the stock, the other hands), so a
+strategy that peeks elsewhere fails the twin test.
 
 The layout below is the fast engine's state; ``LAYOUT`` marks what each seat
 may read.
@@ -35,6 +35,9 @@ LAYOUT = Layout("five-alive")
                               "STOCK_N", "PILE_N", "ALIVE_N", "OVER", "UNFINISHED")
 DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP = LAYOUT.scalars("DECK", "LIVES0", "HAND_SIZE", "BLITZ",
                                                           "TURN_CAP")
+# seat compensation: the lives seat p >= 1 starts with beyond LIVES0 (option lives_seat<p>) in
+# SEAT_LIVES + p - 1, 0 for a seat not at the table; the first player, seat 0, has none
+SEAT_LIVES = LAYOUT.block("SEAT_LIVES", MAX_PLAYERS - 1)
 LIVES = LAYOUT.block("LIVES", MAX_PLAYERS)            # lives[p] (0: out)
 OUT_AT = LAYOUT.block("OUT_AT", MAX_PLAYERS)          # turn a seat went out, -1 while in
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in hand[p]
@@ -232,7 +235,15 @@ def deck_size(view):
 
 @njit(inline="always", **NJIT_OPTIONS)
 def starting_lives(view):
+    """The lives option: what the first player (seat 0) starts with."""
     return view.s[LIVES0]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def extra_lives(view, p):
+    """Seat compensation: the lives seat p starts with beyond ``starting_lives`` (option
+    lives_seat<p>; negative: fewer); 0 for seat 0."""
+    return view.s[SEAT_LIVES + p - 1] if p > 0 else 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)

@@ -21,8 +21,8 @@ from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import (
     ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, DECISIONS, HAND, KNOCK, MAX_PLAYERS,
-    N_CARDS, NONE, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE, SWAP_BASE, TURN, VOTE,
-    one_suit, score, showdown_value, swap_move)
+    N_CARDS, NONE, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE, SEAT_KEYS_OPTIONS, SWAP_BASE,
+    TURN, VOTE, one_suit, score, showdown_value, starting_bank, starting_keys, swap_move)
 from simcards.games.thirty_one.view import View
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
@@ -41,8 +41,8 @@ class Game:
         self.n = n_players
         self.rules = rules
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
-        self.keys = [rules["keys"]] * n_players                      # rule 6
-        self.bank = rules["key_cards"] - n_players * rules["keys"]   # rule 6
+        self.keys = starting_keys(rules, n_players)      # rule 6, seat compensation
+        self.bank = starting_bank(rules, n_players)      # rule 6
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.middle: list[int] = []
         self.stock: list[int] = []
@@ -293,10 +293,11 @@ class Game:
                    V.DISCARD_MASK: sum(1 << c for c in self.discard),
                    V.TURN_CAP: self.rules["turn_cap"], V.ROUND_CAP: self.rules["round_cap"],
                    V.AS_IT_LIES: int(self.rules["rebuild"] == "as_it_lies"),
-                   V.KEYS0: self.rules["keys"], V.BANK0: self.rules["key_cards"] - n * self.rules["keys"]}
+                   V.KEYS0: self.rules["keys"], V.BANK0: starting_bank(self.rules, n)}
         for at, value in scalars.items():
             s[at] = value
         s[V.MID:V.MID + HAND] = self.middle
+        s[V.SEAT_KEYS:V.SEAT_KEYS + n - 1] = [self.rules[o] for o in SEAT_KEYS_OPTIONS[:n - 1]]
         for at, values, filler in ((V.KEYS, self.keys, 0), (V.VOTES, self.votes, -1),
                                    (V.DECLARED, self.declared, 0), (V.PROPOSALS, self.proposals, 0),
                                    (V.REFUSALS, self.refusals, 0), (V.HELD, self.held, 0),

@@ -134,9 +134,16 @@ def score_distribution() -> dict[int, int]:
     return dict(sorted(out.items()))
 
 
+# ---- seat compensation (docs/rules/thirty-one.md, "Seat compensation"): keys_seat1 ..
+# keys_seat3, the keys seat k (k places after the first player) starts with beyond `keys`
+SEAT_KEYS_MIN, SEAT_KEYS_MAX = -2, 2
+SEAT_KEYS_OPTIONS = tuple(f"keys_seat{k}" for k in range(1, MAX_PLAYERS))
+
 # ---- rule options and the int64 parameter row handed to the fast engine
 P_KEYS, P_BANK, P_AS_IT_LIES, P_TURN_CAP, P_ROUND_CAP = range(5)
-N_PARAMS = 5
+#: keys_seat1 .. keys_seat3 in P_SEAT_KEYS + k - 1 (seat 0, the first player, has no slot)
+P_SEAT_KEYS = 5
+N_PARAMS = P_SEAT_KEYS + MAX_PLAYERS - 1
 REBUILDS = ("shuffled", "as_it_lies")
 
 OPTIONS: tuple[RuleOption, ...] = (
@@ -149,27 +156,52 @@ OPTIONS: tuple[RuleOption, ...] = (
                "showdown (rule 12)", minimum=1, maximum=1_000_000),
     RuleOption("round_cap", int, 500, "a game still running after this many rounds is "
                "unfinished (rule 19)", minimum=1, maximum=1_000_000),
+) + tuple(
+    RuleOption(name, int, 0, f"seat compensation: keys seat {k} ({k} after the first player) "
+               f"starts with beyond `keys`, from the box (negative: fewer, left in the bank); "
+               f"no effect with {k} players or fewer", minimum=SEAT_KEYS_MIN, maximum=SEAT_KEYS_MAX)
+    for k, name in enumerate(SEAT_KEYS_OPTIONS, start=1)
 )
 
 
+def starting_keys(rules: dict, n_players: int) -> list[int]:
+    """The keys each seat starts with: `keys`, plus keys_seat<k> for seat k >= 1 (rule 6)."""
+    return [rules["keys"] + (rules[SEAT_KEYS_OPTIONS[p - 1]] if p else 0) for p in range(n_players)]
+
+
+def starting_bank(rules: dict, n_players: int) -> int:
+    """Rule 6: the bank holds the key cards not dealt."""
+    return rules["key_cards"] - sum(starting_keys(rules, n_players))
+
+
 def check_rules(rules: dict) -> None:
-    if rules["key_cards"] < 2 * rules["keys"]:
-        raise SimcardsError(f"key_cards={rules['key_cards']} cannot give keys={rules['keys']} "
-                            f"to 2 players: accepted is key_cards >= 2 * keys")
+    for name in SEAT_KEYS_OPTIONS:
+        if rules["keys"] + rules[name] < 1:
+            raise SimcardsError(f"keys={rules['keys']} with {name}={rules[name]} starts a seat "
+                                f"with no keys: accepted is keys + {name} >= 1")
+    if starting_bank(rules, 2) < 0:
+        raise SimcardsError(f"key_cards={rules['key_cards']} cannot give 2 players their "
+                            f"{sum(starting_keys(rules, 2))} keys (keys={rules['keys']}, "
+                            f"keys_seat1={rules['keys_seat1']}): accepted is key_cards >= "
+                            f"{sum(starting_keys(rules, 2))}")
 
 
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
-    bank = rules["key_cards"] - n_players * rules["keys"]
+    bank = starting_bank(rules, n_players)
     if bank < 0:
+        dealt = sum(starting_keys(rules, n_players))
         raise SimcardsError(
-            f"key_cards={rules['key_cards']} cannot give keys={rules['keys']} to {n_players} "
-            f"players: accepted is key_cards >= {n_players * rules['keys']}")
+            f"key_cards={rules['key_cards']} cannot give {n_players} players their {dealt} keys "
+            f"(keys={rules['keys']} each, with the keys_seat* options): accepted is "
+            f"key_cards >= {dealt}")
     row = np.zeros(N_PARAMS, dtype=np.int64)
     row[P_KEYS] = rules["keys"]
     row[P_BANK] = bank
     row[P_AS_IT_LIES] = int(rules["rebuild"] == "as_it_lies")
     row[P_TURN_CAP] = rules["turn_cap"]
     row[P_ROUND_CAP] = rules["round_cap"]
+    for k, name in enumerate(SEAT_KEYS_OPTIONS, start=1):      # only seats at the table
+        row[P_SEAT_KEYS + k - 1] = rules[name] if k < n_players else 0
     return row
 
 

@@ -53,6 +53,9 @@ DISCARD_MASK = LAYOUT.scalar("DISCARD_MASK")              # bit c: card c is in 
 # rule options
 TURN_CAP, ROUND_CAP, AS_IT_LIES, KEYS0, BANK0 = LAYOUT.scalars(
     "TURN_CAP", "ROUND_CAP", "AS_IT_LIES", "KEYS0", "BANK0")
+# seat compensation: the keys seat p >= 1 starts with beyond KEYS0 (option keys_seat<p>) in
+# SEAT_KEYS + p - 1, 0 for a seat not at the table; the first player, seat 0, has none
+SEAT_KEYS = LAYOUT.block("SEAT_KEYS", MAX_PLAYERS - 1)
 # per seat, what the table sees
 KEYS = LAYOUT.block("KEYS", MAX_PLAYERS)
 VOTES = LAYOUT.block("VOTES", MAX_PLAYERS)                # -1 not asked yet, 0 refused, 1 accepted
@@ -379,7 +382,15 @@ def as_it_lies(view):
 
 @njit(**_INLINE)
 def starting_keys(view):
+    """The keys option: what the first player (seat 0) starts with."""
     return view.s[KEYS0]
+
+
+@njit(**_INLINE)
+def extra_keys(view, p):
+    """Seat compensation: the keys seat p starts with beyond ``starting_keys`` (option
+    keys_seat<p>; negative: fewer); 0 for seat 0."""
+    return view.s[SEAT_KEYS + p - 1] if p > 0 else 0
 
 
 @njit(**_INLINE)
@@ -394,4 +405,4 @@ __all__ = ["View", "LAYOUT", "MEMORY", "memory", "remember", "ACCEPT", "REFUSE",
            "discard_card", "stock_known", "stock_known_card", "proposer", "vote_of", "held_known", "given", "last_move",
            "proposals", "refusals", "declared", "dealer", "current", "round_number",
            "round_turns", "turns", "quiet", "rounds_ended", "refreshes", "rebuilds", "turn_cap",
-           "round_cap", "as_it_lies", "starting_keys", "starting_bank"]
+           "round_cap", "as_it_lies", "starting_keys", "extra_keys", "starting_bank"]

@@ -52,12 +52,13 @@ from simcards.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
     MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
-    P_JOKER_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
+    P_JOKER_PENALTY, P_SEAT_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
     ACTIONS, BARRED, BARRED_JOKERS, BARRED_NUMBERS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD,
     ENDING, HAND_N, HAND_SHIFT, HAND_SIZE, HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
     LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
-    ROUND, ROUND_PEN, ROUND_STEPS, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N, TAKE_ACTION,
+    ROUND, ROUND_PEN, ROUND_STEPS, SEAT_PENALTY, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N,
+    TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, barred_after, state_size)
 from simcards.rng import shuffle_range_ahead
 
@@ -156,6 +157,8 @@ def new_state(n, params):
     s[JOKER_PENALTY] = params[P_JOKER_PENALTY]
     for k in range(N_KINDS):
         s[COUNTS + k] = params[P_COUNTS + k]
+    for k in range(MAX_PLAYERS - 1):
+        s[SEAT_PENALTY + k] = params[P_SEAT_PENALTY + k]
     fill_tables(s)
     return s
 
@@ -186,6 +189,8 @@ def _add_penalty(s, p, points):
 def start_game(s, rng):
     n = s[N]
     s[PENALTY:PER_GAME_END] = 0             # penalties, takes, jokers left, dealt, memory
+    for p in range(1, n):
+        s[PENALTY + p] = s[SEAT_PENALTY + p - 1]       # seat compensation
     s[ROUND] = 0
     s[ACTIONS] = 0
     s[PASSES] = 0

@@ -19,7 +19,8 @@ from simcards.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, ranks_py
 from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM,
-    N_KINDS, N_NUMBERS, ROUNDS, TRANSFER, VOILA, VZHUKH, deck_counts, describe_move, encode_move)
+    N_KINDS, N_NUMBERS, ROUNDS, SEAT_PENALTY_OPTIONS, TRANSFER, VOILA, VZHUKH, deck_counts,
+    describe_move, encode_move, starting_penalty)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.rng import STREAM_DEAL, PyRandom
 
@@ -48,7 +49,7 @@ class Game:
         self.phase = ATTACK_DECISION          # ... and whether it attacks or defends
         self.direction = 1
         self.round = 0                        # rounds finished so far; the one in play
-        self.penalty = [0] * n_players
+        self.penalty = starting_penalty(rules, n_players)   # seat compensation
         self.round_penalty = [[0] * ROUNDS for _ in range(n_players)]
         self.takes_by = [0] * n_players
         self.last_take = [[0, 0, 0] for _ in range(n_players)]   # kind, count, action counter
@@ -288,6 +289,8 @@ class Game:
         for at, x in head.items():
             s[at] = x
         s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
+        s[L.SEAT_PENALTY:L.SEAT_PENALTY + n - 1] = [
+            self.rules[o] for o in SEAT_PENALTY_OPTIONS[:n - 1]]
         s[L.DISCARD:L.DISCARD + N_KINDS] = self.discard
         for q in range(n):
             s[L.HAND_N + q] = self.hand_size_of(q)

@@ -56,10 +56,18 @@ SEAT_COLUMNS = ("penalty", "penalty_round1", "penalty_round2", "penalty_round3",
 GAME_COLUMNS = ("rounds", "actions", "passes", "takes_total", "jokers_left_total")
 assert SEAT_COLUMNS[1:1 + ROUNDS] == tuple(f"penalty_round{r + 1}" for r in range(ROUNDS))
 
+# ---- seat compensation (docs/rules/vzhukh.md, "Seat compensation"): penalty_seat1 ..
+# penalty_seat5, the penalty points seat k (k places after the first player) starts the game
+# with (negative: below zero, a head start)
+SEAT_PENALTY_MIN, SEAT_PENALTY_MAX = -30, 30
+SEAT_PENALTY_OPTIONS = tuple(f"penalty_seat{k}" for k in range(1, MAX_PLAYERS))
+
 # ---- layout of the int64 parameter row handed to the fast engine
 P_HAND, P_JOKER_PENALTY, P_ACTION_CAP, P_DECK = range(4)
 P_COUNTS = 4
-N_PARAMS = P_COUNTS + N_KINDS
+#: penalty_seat1 .. penalty_seat5 in P_SEAT_PENALTY + k - 1 (seat 0, the first player, has no slot)
+P_SEAT_PENALTY = P_COUNTS + N_KINDS
+N_PARAMS = P_SEAT_PENALTY + MAX_PLAYERS - 1
 
 
 @njit(**FORCEINLINE_NJIT_OPTIONS)
@@ -101,7 +109,18 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(f"count_{key}", int, DEFAULT_COUNTS[kind], f"number of {CARD_NAMES[kind]!r} cards",
                minimum=0, maximum=MAX_OF_KIND)
     for kind, key in enumerate(CARD_KEYS)
+) + tuple(
+    RuleOption(name, int, 0, f"seat compensation: penalty points seat {k} ({k} after the first "
+               f"player) starts the game with (negative: a head start below 0); no effect with "
+               f"{k} players or fewer", minimum=SEAT_PENALTY_MIN, maximum=SEAT_PENALTY_MAX)
+    for k, name in enumerate(SEAT_PENALTY_OPTIONS, start=1)
 )
+
+
+def starting_penalty(rules: dict, n_players: int) -> list[int]:
+    """The penalty points each seat starts the game with: 0 for seat 0, penalty_seat<k> for
+    seat k >= 1."""
+    return [rules[SEAT_PENALTY_OPTIONS[p - 1]] if p else 0 for p in range(n_players)]
 
 
 def deck_counts(rules: dict) -> tuple[int, ...]:
@@ -123,7 +142,9 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     row[P_JOKER_PENALTY] = rules["joker_penalty"]
     row[P_ACTION_CAP] = rules["action_cap"]
     row[P_DECK] = deck
-    row[P_COUNTS:] = counts
+    row[P_COUNTS:P_COUNTS + N_KINDS] = counts
+    for k, name in enumerate(SEAT_PENALTY_OPTIONS, start=1):   # only seats at the table
+        row[P_SEAT_PENALTY + k - 1] = rules[name] if k < n_players else 0
     return row
 
 
@@ -131,15 +152,18 @@ def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:
     """Every value each result column can take (GameSpec.column_bounds). In a round a card
     scores as penalty once (taken stacks and Krable-Bums halves go to the discard pile, and
     the stock is not refilled) except the card each Vzhukh joker brings back from the pile;
-    jokers still held score joker_penalty each. A round has at most action_cap steps
-    (actions and passes), and a take follows an attack, which uses a card."""
+    jokers still held score joker_penalty each; a game's penalty starts from the seat's
+    compensation (penalty_seat*). A round has at most action_cap steps (actions and passes),
+    and a take follows an attack, which uses a card."""
     counts = deck_counts(rules)
     jokers = sum(counts[N_NUMBERS:])
     card_points = sum((k + 1) * counts[k] for k in range(N_NUMBERS)) + N_NUMBERS * counts[VZHUKH]
     per_round = (0, card_points + jokers * rules["joker_penalty"])
     steps = (0, ROUNDS * rules["action_cap"])
     takes = (0, ROUNDS * (sum(counts) + counts[VZHUKH]))
-    return {"penalty": (0, ROUNDS * per_round[1]), "penalty_round1": per_round,
+    start = starting_penalty(rules, n_players)
+    return {"penalty": (min(start), max(start) + ROUNDS * per_round[1]),
+            "penalty_round1": per_round,
             "penalty_round2": per_round, "penalty_round3": per_round, "takes": takes,
             "jokers_left": (0, ROUNDS * jokers), "dealt_mask": (0, (1 << N_KINDS) - 1),
             "rounds": (0, ROUNDS), "actions": steps, "passes": steps, "takes_total": takes,

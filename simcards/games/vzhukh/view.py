@@ -47,6 +47,9 @@ LAYOUT = Layout("vzhukh")
 # ---- rule settings (public)
 HAND_SIZE, CAP, JOKER_PENALTY, DECK = LAYOUT.scalars("HAND_SIZE", "CAP", "JOKER_PENALTY", "DECK")
 COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
+# seat compensation: the penalty seat p >= 1 starts the game with (option penalty_seat<p>) in
+# SEAT_PENALTY + p - 1, 0 for a seat not at the table; the first player, seat 0, starts at 0
+SEAT_PENALTY = LAYOUT.block("SEAT_PENALTY", MAX_PLAYERS - 1)
 # ---- what the table has seen (public)
 DISCARD = LAYOUT.block("DISCARD", N_KINDS)            # cards of each kind on the discard pile
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in seat p's hand
@@ -232,8 +235,15 @@ def defending(view):
 # ------------------------------------------------------------------ scores and what each seat did
 @njit(inline="always", **NJIT_OPTIONS)
 def penalty(view, p):
-    """Penalty points of seat p so far in the game."""
+    """Penalty points of seat p so far in the game (its starting penalty included)."""
     return view.s[PENALTY + p]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def starting_penalty(view, p):
+    """Seat compensation: the penalty points seat p started the game with (option
+    penalty_seat<p>; negative: a head start); 0 for seat 0."""
+    return view.s[SEAT_PENALTY + p - 1] if p > 0 else 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)
