@@ -24,10 +24,8 @@ import contextlib
 import hashlib
 import importlib.util
 import linecache
-import os
 import platform
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Iterator, Sequence
@@ -40,6 +38,7 @@ from simcards import sources
 from simcards import cached_load
 from simcards.cache_folder import PYCACHE, cannot_write, damaged, kernel_module, usable_kernel_dir
 from simcards.kernel_waits import ENTRIES, announce_compile
+from simcards.outputs import replace_bytes
 from simcards.registry import GameSpec
 from numba.extending import intrinsic
 
@@ -416,15 +415,7 @@ def write_source(path: Path, text: str) -> None:
             return
     except OSError:
         pass
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_bytes(path, text.encode())
 
 
 @contextlib.contextmanager

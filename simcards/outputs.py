@@ -102,6 +102,21 @@ def atomic(path: str | Path) -> Iterator[Path]:
         raise
 
 
+def replace_bytes(path: str | Path, raw: bytes) -> None:
+    """``raw`` under ``path``, write-then-rename, for the caches (simcards.kernels, tables): the
+    same temporary name and clean-up as ``atomic``, but a failure stays the OSError it is, since
+    a cache that cannot be written is no error of the run (its callers say so and go on)."""
+    path = Path(path)
+    tmp = _temporary(path)
+    try:
+        tmp.write_bytes(raw)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
 def write_text(path: str | Path, text: str) -> None:
     with atomic(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

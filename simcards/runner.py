@@ -400,7 +400,30 @@ def connect_scheduler(address: str, timeout: float):
         finally:
             comm.abort()
 
+    def refused() -> bool:
+        # a closed port answers at once, but distributed retries a refused connect until its
+        # timeout, which then raced the handshake's and read as a port that never answers
+        import socket
+        from urllib.parse import urlsplit
+        parts = urlsplit(address)
+        try:
+            host, port = parts.hostname, parts.port
+        except ValueError:
+            return False
+        if parts.scheme not in ("tcp", "tls") or not host or not port:
+            return False
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except ConnectionRefusedError as exc:
+            box["error"] = (exc, [exc])
+            return True
+        except OSError:
+            pass                              # distributed's connect reports the rest
+        return False
+
     def handshake() -> None:
+        if refused():
+            return
         try:
             who = asyncio.run(asyncio.wait_for(identity(), timeout))
             kind = who.get("type") if isinstance(who, dict) else None

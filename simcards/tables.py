@@ -45,10 +45,8 @@ import contextlib
 import hashlib
 import importlib
 import io
-import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -62,6 +60,7 @@ from simcards.cache_folder import (TABLES, cannot_write, damaged, kernel_dir, ta
                                    usable_kernel_dir)
 from simcards.events import emit
 from simcards.kernels import build_lock, import_generated
+from simcards.outputs import replace_bytes
 from simcards.params import TableRequest
 
 #: Bump when the cache's file format or key changes meaning.
@@ -166,24 +165,12 @@ def _save(path: Path, table: np.ndarray) -> None:
     raw = buffer.getvalue()
     sidecar = Path(f"{path}{CHECKSUM}")
     try:
-        _replace(sidecar, (hashlib.sha256(raw).hexdigest() + "\n").encode())
-        _replace(path, raw)
+        replace_bytes(sidecar, (hashlib.sha256(raw).hexdigest() + "\n").encode())
+        replace_bytes(path, raw)
     except OSError:
         for f in (path, sidecar):
             with contextlib.suppress(OSError):
                 f.unlink()
-        raise
-
-
-def _replace(path: Path, raw: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise
 
 

@@ -23,6 +23,7 @@ import resource
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -93,6 +94,24 @@ class Faults:
         def limit() -> None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (nbytes, nbytes))
         return limit
+
+    @staticmethod
+    def wait_for(predicate, timeout: float = 120, proc=None) -> None:
+        """Until ``predicate()``; fails if ``proc`` ends first or the time runs out."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if proc is not None and proc.poll() is not None:
+                raise AssertionError(f"the process ended first: {proc.returncode}, {proc.stderr.read()}")
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.02)
+
+    @staticmethod
+    def locked_by(lock: Path, pid: int) -> bool:
+        """Whether the lock file names ``pid`` as its holder (simcards.outputs.take_lock)."""
+        try:
+            return lock.read_text().strip() == str(pid)
+        except OSError:
+            return False
 
     @staticmethod
     def one_line(done: subprocess.CompletedProcess, *needles: str) -> str:

@@ -29,22 +29,6 @@ def same_frame(a: pd.DataFrame, b: pd.DataFrame) -> None:
     assert a.equals(b) and (a.dtypes == b.dtypes).all(), "the frames differ"
 
 
-def wait_for(predicate, timeout: float = 120, proc=None) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"the process ended first: {proc.returncode}, {proc.stderr.read()}")
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def locked_by(lock: Path, pid: int) -> bool:
-    try:
-        return lock.read_text().strip() == str(pid)
-    except OSError:
-        return False
-
-
 def temporaries(folder: Path) -> list[str]:
     return sorted(str(p) for p in Path(folder).rglob("*") if ".tmp" in p.name)
 
@@ -207,7 +191,7 @@ def test_two_runs_writing_one_out_give_one_whole_file_and_one_refusal(tmp_path, 
     args = [*RUN, "--games", "30000", "--out", out, "--force"]
     first = faults.start(*args, "--seed", "1")
     try:
-        wait_for(lambda: locked_by(tmp_path / ".same.parquet.lock", first.pid), proc=first)
+        faults.wait_for(lambda: faults.locked_by(tmp_path / ".same.parquet.lock", first.pid), proc=first)
         first.send_signal(signal.SIGSTOP)
         second = faults.simcards(*args, "--seed", "2")
     finally:
@@ -330,7 +314,7 @@ def test_two_reports_into_one_folder_give_one_report_and_one_refusal(tmp_path, f
     out = tmp_path / "report"
     first = faults.start(*report_args(tmp_path, out))
     try:
-        wait_for(lambda: locked_by(out / outputs.FOLDER_LOCK, first.pid), proc=first)
+        faults.wait_for(lambda: faults.locked_by(out / outputs.FOLDER_LOCK, first.pid), proc=first)
         first.send_signal(signal.SIGSTOP)
         second = faults.simcards(*report_args(tmp_path, out, "--force"))
     finally:
@@ -346,11 +330,11 @@ def test_two_reports_into_one_folder_give_one_report_and_one_refusal(tmp_path, f
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGKILL, -9)])
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
 def test_an_interrupted_report_resumes_to_the_same_results(tmp_path, faults, whole_report, sig, code):
     runs, out = tmp_path / "runs", tmp_path / "report"
     proc = faults.start(*report_args(tmp_path, out, "--run-dir", runs))
-    wait_for(lambda: any(runs.rglob("chunk-*.done")), proc=proc, timeout=300)
+    faults.wait_for(lambda: any(runs.rglob("chunk-*.done")), proc=proc, timeout=300)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
@@ -369,18 +353,21 @@ TUNE = ["tune", "five-alive", "expert", "--players", "3", "--pool", "random,keep
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143)])
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
 def test_an_interrupted_tune_run_again_gives_the_same_tuned_file(tmp_path, faults, sig, code):
     out = tmp_path / "tuned"
     lock = out / "five_alive" / ".expert_tuned.py.lock"
     proc = faults.start(*TUNE, "--out", out)
-    wait_for(lambda: locked_by(lock, proc.pid), proc=proc)
+    faults.wait_for(lambda: faults.locked_by(lock, proc.pid), proc=proc)
     time.sleep(1.0)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
-    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
-    assert not out.exists()             # nothing half-written; the folders made for the lock are gone
+    if sig == signal.SIGKILL:           # no last word; at most the lock file it held is left
+        assert [p.name for p in out.rglob("*") if p.is_file()] in ([], [lock.name])
+    else:
+        assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+        assert not out.exists()         # nothing half-written; the folders made for the lock are gone
     again = faults.simcards(*TUNE, "--out", out)
     assert again.returncode == 0, again.stderr
     whole = faults.simcards(*TUNE, "--out", tmp_path / "whole")

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -211,22 +210,6 @@ def test_the_manifest_and_records_say_what_each_part_is(tmp_path):
 RUN = ["run", "five-alive", "--players", "2", "--games", "40000", "--chunk-size", "2000", "--threads", "1"]
 
 
-def wait_for(predicate, timeout: float = 120, proc=None) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"the process ended first: {proc.returncode}, {proc.stderr.read()}")
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def locked_by(lock: Path, pid: int) -> bool:
-    try:
-        return lock.read_text().strip() == str(pid)
-    except OSError:
-        return False
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("second", ["same run", "resume"])
 def test_a_second_process_on_one_run_folder_is_refused(tmp_path, faults, second):
@@ -242,7 +225,7 @@ def test_a_second_process_on_one_run_folder_is_refused(tmp_path, faults, second)
     first = faults.start(*RUN, "--run-dir", folder, *extra, "--out", out)
     try:
         # stopped once it holds the folder's lock: whatever the second does, the first is mid-run
-        wait_for(lambda: locked_by(folder / outputs.FOLDER_LOCK, first.pid), proc=first)
+        faults.wait_for(lambda: faults.locked_by(folder / outputs.FOLDER_LOCK, first.pid), proc=first)
         first.send_signal(signal.SIGSTOP)
         refused = faults.simcards(*RUN, "--run-dir", folder, *extra)
     finally:
@@ -294,7 +277,7 @@ def test_an_interrupted_run_resumes_to_the_same_frame_bit_for_bit(tmp_path, faul
     args = [*LONG, *(["--players", "2"] if lineup == "fixed" else ["--strategies", "high_first,random"])]
     folder, out = tmp_path / "run", tmp_path / "resumed.parquet"
     proc = faults.start(*args, "--run-dir", folder)
-    wait_for(lambda: finished_parts(folder) >= 3, proc=proc)
+    faults.wait_for(lambda: finished_parts(folder) >= 3, proc=proc)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
