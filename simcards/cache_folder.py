@@ -230,9 +230,10 @@ def clear(folder: Path | None = None) -> Cleared:
     for item in items(folder):
         lock = item.lock
         guard = FileLock(str(lock), timeout=0) if lock is not None else contextlib.nullcontext()
+        # measured before the lock is taken: filelock before 3.13 truncates its lock file
+        size = item.size
         try:
             with guard:
-                size = item.size
                 # the lock file last, while held: a process that starts building the item now
                 # waits for it, then finds nothing and builds afresh
                 for f in sorted(item.files, key=lambda f: f == lock):

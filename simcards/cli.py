@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -63,6 +64,12 @@ def usage_message(exc) -> str:
         expected = first["msg"].split(",")[0].replace("Input should be", "expected")
         name = max(getattr(exc.param, "opts", None) or [exc.param.name], key=len)
         message = f"bad value {first['input']!r} for {name}: {expected}"
+    elif getattr(exc, "param", None) is not None and (
+            found := re.search(r"'([^']*)' is not a valid (int|integer|float)\b", message)):
+        # typer before it checked values with pydantic: click's own words, said as above
+        expected = "an integer" if found.group(2) != "float" else "a number"
+        name = max(getattr(exc.param, "opts", None) or [exc.param.name], key=len)
+        message = f"bad value {found.group(1)!r} for {name}: expected {expected}"
     elif type(exc).__name__ == "UsageError" and ctx is not None and "command" in message:
         message = (message.rstrip(".") + ": accepted are "
                    + ", ".join(sorted(ctx.command.list_commands(ctx))))
