@@ -93,6 +93,8 @@ def program() -> None:
     import atexit
     import signal
     signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGINT, _on_sigint)
+    sys.unraisablehook = _quiet_interrupts
     try:
         app(prog_name="simcards")
         code = 0
@@ -149,10 +151,26 @@ def _on_sigterm(signum, frame) -> None:
     import signal
     _signals.append(signum)
     handler = signal.getsignal(signal.SIGINT)
-    if callable(handler):
+    if callable(handler) and handler is not _on_sigint:
         handler(signal.SIGINT, frame)
     else:
         raise KeyboardInterrupt
+
+
+def _on_sigint(signum, frame) -> None:
+    """Python's own SIGINT (a KeyboardInterrupt), remembered: a signal that lands inside numba's
+    compiler is swallowed there (a ctypes callback) and comes out as another error, which the
+    command then still reports as the interruption it was."""
+    _signals.append(signum)
+    raise KeyboardInterrupt
+
+
+def _quiet_interrupts(unraisable) -> None:
+    """An interruption swallowed where Python cannot raise it (numba's ctypes callbacks while it
+    compiles) is not printed as a traceback: the command reports it in one line (``command``)."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def command_help(doc: str | None) -> tuple[str, str]:
@@ -179,6 +197,10 @@ def command(name: str):
                 fail(str(exc))
             except KeyboardInterrupt as exc:
                 interrupted(exc)
+            except Exception:
+                if _signals:          # the signal became another error on its way (_on_sigint)
+                    interrupted(KeyboardInterrupt())
+                raise
         return app.command(name, help=text, short_help=first)(run)
     return wrap
 
