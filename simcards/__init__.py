@@ -15,6 +15,7 @@ from simcards.registry import get_game
 
 if TYPE_CHECKING:       # type checkers and editors see it where Python loads it lazily (below)
     from simcards.simulation import simulate
+    from simcards.balancing.run import balance
 
 
 def __getattr__(name: str) -> Any:
@@ -26,12 +27,16 @@ def __getattr__(name: str) -> Any:
         from simcards.simulation import simulate
         globals()["simulate"] = simulate      # asked once: a plain attribute from then on
         return simulate
+    if name == "balance":
+        from simcards.balancing.run import balance
+        globals()["balance"] = balance
+        return balance
     raise AttributeError(f"module 'simcards' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """Completion in a notebook lists ``simulate`` before its first use too."""
-    return sorted(set(globals()) | {"simulate"})
+    return sorted(set(globals()) | {"simulate", "balance"})
 
 
 def summarize(frame):
@@ -64,5 +69,5 @@ def rule_options(game: str) -> dict:
     return spec.resolve_rules({})
 
 
-__all__ = ["simulate", "summarize", "list_games", "get_game", "list_strategies", "rule_options",
+__all__ = ["simulate", "balance", "summarize", "list_games", "get_game", "list_strategies", "rule_options",
            "SimcardsError", "IllegalMoveError", "__version__"]

@@ -732,6 +732,9 @@ def _megabytes(size: int) -> str:
 from simcards.report.cli import register as _register_report  # noqa: E402  (report commands)
 
 _register_report(command)
+from simcards.balancing.cli import register as _register_balance  # noqa: E402  (balance command)
+
+_register_balance(command)
 
 
 def _plain(value):

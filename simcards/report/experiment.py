@@ -25,7 +25,7 @@ from simcards.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
             "max_minutes", "tolerance", "alpha", "power", "looks", "seconds_per_turn", "seconds", "skill",
-            "rules", "lineups", "sweep")
+            "rules", "lineups", "sweep", "balance")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
 SWEEP_KEYS = ("option", "values", "players", "grid_option", "grid_values")
 DEFAULT_GAMES = 1000
@@ -93,6 +93,9 @@ class Experiment:
     power: float = DEFAULT_POWER                  # the planned deals' chance to decide
     looks: int = DEFAULT_LOOKS                    # the sequential verdict's most looks
     max_minutes: float | None = None              # cap on the sequential rounds' minutes
+    # the [balance] table as given: read by ``simcards balance`` (simcards.balancing.config),
+    # which a plain report of the same file does without (it plays the rules as they are)
+    balance: dict = field(default_factory=dict)
 
     @property
     def time_costs(self) -> dict[str, float]:
@@ -482,7 +485,7 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                      mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text,
                      tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note,
                      skill=skill, seconds=seconds, alpha=alpha, power=power, looks=looks,
-                     max_minutes=max_minutes)
+                     max_minutes=max_minutes, balance=check.table(data, "balance"))
 
     if "sweep" in data:
         sweep = check.table(data, "sweep")

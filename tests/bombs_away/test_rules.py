@@ -541,3 +541,38 @@ def test_compensation_keeps_every_seat_within_1_to_1000_points():
         SPEC.resolve_rules({"points": 10, "points_seat3": -10})
     with pytest.raises(SimcardsError, match="1..1000"):
         SPEC.resolve_rules({"points": 1000, "points_seat1": 1})
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_hand_seat_k_gives_the_seat_k_places_after_the_first_player_a_larger_or_smaller_hand(k):
+    from simcards.games.bombs_away import view as V
+    for extra in (2, -1):
+        game = Game(5, SPEC.resolve_rules({f"hand_seat{k}": extra}), seed=3, game_index=1)
+        game.next_decision()
+        sizes = [4 + extra * (p == k) for p in range(5)]
+        assert game.full == sizes
+        dealt = [sum(game.hands[p]) for p in range(5)]
+        # the tens rule swaps a card for a card: the dealt sizes stand
+        assert dealt == sizes, (extra, dealt)
+        v = game.view()
+        assert [V.extra_cards(v, p) for p in range(5)] == [extra * (p == k) for p in range(5)]
+        assert V.full_hand(v) == 4
+    if k >= 2:                 # with k players there is no seat k: the option changes nothing
+        assert Game(k, SPEC.resolve_rules({f"hand_seat{k}": 2}), 3, 1).full == [4] * k
+
+
+def test_a_compensated_hand_is_drawn_back_up_to_its_own_size():
+    game = Game(3, SPEC.resolve_rules({"hand_seat1": -1, "hand_seat2": 1}), seed=5, game_index=2)
+    game.next_decision()
+    for p, size in enumerate([4, 3, 5]):
+        game.hands[p] = [0] * len(game.hands[p])
+        game.draw_up(p)
+        assert sum(game.hands[p]) == size
+
+
+def test_compensated_hands_stay_within_1_to_10_cards():
+    from simcards.errors import SimcardsError
+    with pytest.raises(SimcardsError, match="hand_seat2=-2 gives a seat a full hand of 0 cards"):
+        SPEC.resolve_rules({"hand_size": 2, "hand_seat2": -2})
+    with pytest.raises(SimcardsError, match="1..10"):
+        SPEC.resolve_rules({"hand_size": 10, "hand_seat1": 1})

@@ -75,13 +75,13 @@ from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
     MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS,
-    P_SEAT_POINTS, P_TENS, P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE,
+    P_SEAT_HAND, P_SEAT_POINTS, P_TENS, P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE,
     SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
     A_PILE, A_VOID, KNOWN_ROW,
-    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
+    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_HAND, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
     S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
@@ -126,6 +126,12 @@ _CALL = NJIT_OPTIONS                                    # called
 _INTERNAL = INTERNAL_NJIT_FLAGS
 
 
+@njit(**_LEAF)
+def _full(s, p):
+    """Cards in seat p's full hand: hand_size, and its seat compensation (hand_seat<p>)."""
+    return s[S_HAND_SIZE] + (s[A_SEAT_HAND + p - 1] if p > 0 else 0)
+
+
 @njit(**_CALL)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
@@ -139,6 +145,7 @@ def new_state(n, params):
     s[S_DECK] = params[P_DECK]
     for k in range(MAX_PLAYERS - 1):
         s[A_SEAT_POINTS + k] = params[P_SEAT_POINTS + k]
+        s[A_SEAT_HAND + k] = params[P_SEAT_HAND + k]
     return s
 
 
@@ -312,7 +319,7 @@ def _swap_tens(s, rng, q):
 def _draw_up(s, rng, q):
     """Rule 3: draw back up to a full hand; then the tens rule."""
     q &= SEAT_BITS
-    for _ in range(s[S_HAND_SIZE] - s[A_HAND_N + q]):
+    for _ in range(_full(s, q) - s[A_HAND_N + q]):
         if not _draw(s, rng, q):
             break
     _tens(s, rng, q)
@@ -366,10 +373,20 @@ def start_game(s, rng):
             s[A_ANSWERS + p * N_DECISIONS + d] = -1
     # the cards dealt, drawn back to back: the shuffle's first steps in one loop (the same
     # numbers and cards as taking each with _top), then dealt from the top down
-    dealt = s[S_HAND_SIZE] * n
+    dealt = np.int64(0)
+    most = np.int64(0)
+    for p in range(n):
+        dealt += _full(s, p)
+        most = max(most, _full(s, p))
     shuffle_top(s, A_STOCK, pos, dealt, rng)
-    for i in range(dealt):
-        _take(s, i % n, s[A_STOCK + pos - 1 - i])
+    # one card at a time round the table; a seat whose full hand is smaller (seat compensation)
+    # is passed over once it is full: with equal hands, card i goes to seat i % n as it always did
+    i = 0
+    for r in range(most):
+        for p in range(n):
+            if r < _full(s, p):
+                _take(s, p, s[A_STOCK + pos - 1 - i])
+                i += 1
     s[S_STOCK_N] = pos - dealt
     for p in range(n):
         _tens(s, rng, p)
@@ -599,7 +616,7 @@ def _four(s, rng, p):
     _clear_knowledge(s, p)
     s[S_STOCK_N] = pos
     _shuffle_stock(s)
-    for _ in range(s[S_HAND_SIZE]):
+    for _ in range(_full(s, p)):
         if not _draw(s, rng, p):
             break
     _tens(s, rng, p)

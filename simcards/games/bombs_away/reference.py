@@ -32,11 +32,11 @@ from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, loa
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
     FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
-    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEAT_POINTS_OPTIONS, SEVEN, SEVEN_MIN_PILE,
-    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, describe_move, starting_points)
+    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEAT_HAND_OPTIONS, SEAT_POINTS_OPTIONS, SEVEN, SEVEN_MIN_PILE,
+    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, describe_move, full_hands, starting_points)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_KNOWN, A_OUT, A_VOID, KNOWN_ROW, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
-    A_POINTS, A_SEAT_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE,
+    A_POINTS, A_SEAT_HAND, A_SEAT_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE,
     S_DECIDER,
     S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
     S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
@@ -62,6 +62,7 @@ class Game:
         self.n = n_players
         self.rules = rules
         self.hand_size = rules["hand_size"]
+        self.full = full_hands(rules, n_players)             # rule 1, seat compensation
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.points = starting_points(rules, n_players)      # rule 1, seat compensation
         self.out_order = [-1] * n_players                    # 0 for the first player out, ...
@@ -136,12 +137,15 @@ class Game:
         """Rule 1: seat n-1 deals one card at a time, starting with seat 0; then rule 4."""
         self.stock = self.deck()
         self.shuffle_stock()
-        for _ in range(self.hand_size):
+        for r in range(max(self.full)):
             for p in range(self.n):
-                self.hands[p][self.take_top()] += 1
+                if r < self.full[p]:        # a smaller full hand is passed over once full
+                    self.hands[p][self.take_top()] += 1
         for p in range(self.n):
             self.tens_rule(p)
-        self.log.append(f"Seat {self.n - 1} deals {self.hand_size} cards each; seat 0 leads.")
+        sizes = (f"{self.hand_size} cards each" if len(set(self.full)) == 1 else
+                 "cards (" + ", ".join(f"seat {p}: {c}" for p, c in enumerate(self.full)) + ")")
+        self.log.append(f"Seat {self.n - 1} deals {sizes}; seat 0 leads.")
 
     def draw(self, p: int) -> bool:
         """Rule 5: an empty stock is rebuilt from the pile less its top card."""
@@ -197,7 +201,7 @@ class Game:
 
     def draw_up(self, p: int) -> None:
         """Rule 3: draw back up to a full hand."""
-        while self.hand_size_of(p) < self.hand_size and self.draw(p):
+        while self.hand_size_of(p) < self.full[p] and self.draw(p):
             pass
 
     def tens_rule(self, p: int) -> None:
@@ -352,7 +356,7 @@ class Game:
         self.clear_knowledge(p)
         self.stock += cards
         self.shuffle_stock()
-        for _ in range(self.hand_size):
+        for _ in range(self.full[p]):
             if not self.draw(p):
                 break
         self.log.append(f"  Seat {p} shuffles {len(cards)} card(s) into the stock and draws a new hand.")
@@ -532,6 +536,7 @@ class Game:
         s = np.zeros(STATE_SIZE, np.int64)
         s[list(public)] = list(public.values())
         s[A_SEAT_POINTS:A_SEAT_POINTS + n - 1] = [rules[o] for o in SEAT_POINTS_OPTIONS[:n - 1]]
+        s[A_SEAT_HAND:A_SEAT_HAND + n - 1] = [rules[o] for o in SEAT_HAND_OPTIONS[:n - 1]]
         s[A_POINTS:A_POINTS + n] = self.points
         s[A_OUT:A_OUT + n] = self.out_order
         s[A_OUT_TURN:A_OUT_TURN + n] = self.out_turn

@@ -65,17 +65,24 @@ VICTIMS = ("next", "chosen")
 SEAT_POINTS_MIN, SEAT_POINTS_MAX = -10, 10
 SEAT_POINTS_OPTIONS = tuple(f"points_seat{k}" for k in range(1, MAX_PLAYERS))
 MOST_POINTS = 1000               # no seat starts with more (the points option's maximum)
+# and hand_seat1 .. hand_seat4: the cards seat k holds in a full hand beyond `hand_size` (dealt,
+# drawn back up to, drawn by a 4): a lever that weighs on skilled play more than on random play
+SEAT_HAND_MIN, SEAT_HAND_MAX = -2, 2
+SEAT_HAND_OPTIONS = tuple(f"hand_seat{k}" for k in range(1, MAX_PLAYERS))
+MOST_CARDS = 10                  # no full hand holds more (the hand_size option's maximum)
 
 # ---- layout of the int64 parameter row handed to the fast engine
 P_POINTS, P_HAND, P_TENS, P_CHOSEN_VICTIM, P_TURN_CAP, P_DECK = range(6)
 #: points_seat1 .. points_seat4 in P_SEAT_POINTS + k - 1 (seat 0, the first player, has no slot)
 P_SEAT_POINTS = 6
-N_PARAMS = P_SEAT_POINTS + MAX_PLAYERS - 1
+#: hand_seat1 .. hand_seat4 in P_SEAT_HAND + k - 1
+P_SEAT_HAND = P_SEAT_POINTS + MAX_PLAYERS - 1
+N_PARAMS = P_SEAT_HAND + MAX_PLAYERS - 1
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("points", int, 30, "points each player starts with", minimum=1, maximum=MOST_POINTS),
     RuleOption("hand_size", int, 4, "cards in a full hand (dealt, drawn back up to, and drawn by a 4)",
-               minimum=1, maximum=10),
+               minimum=1, maximum=MOST_CARDS),
     RuleOption("tens_rule", bool, True, "tens rule (seed): a player holding more than one 10 "
                "swaps each extra 10 for the top card of the stock"),
     RuleOption("duel_victim", str, "next", "who loses a duel's points: next (seed: the player "
@@ -89,6 +96,12 @@ OPTIONS: tuple[RuleOption, ...] = (
                f"fewer",
                minimum=SEAT_POINTS_MIN, maximum=SEAT_POINTS_MAX)
     for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1)
+) + tuple(
+    RuleOption(name, int, 0, f"seat compensation: cards seat {k} ({k} after the first player) holds "
+               f"in a full hand beyond `hand_size` (negative: fewer); no effect with {k} players or "
+               f"fewer",
+               minimum=SEAT_HAND_MIN, maximum=SEAT_HAND_MAX)
+    for k, name in enumerate(SEAT_HAND_OPTIONS, start=1)
 )
 
 
@@ -98,20 +111,33 @@ def starting_points(rules: dict, n_players: int) -> list[int]:
             for p in range(n_players)]
 
 
+def full_hands(rules: dict, n_players: int) -> list[int]:
+    """The cards each seat holds in a full hand: `hand_size`, plus hand_seat<k> for seat k >= 1."""
+    return [rules["hand_size"] + (rules[SEAT_HAND_OPTIONS[p - 1]] if p else 0)
+            for p in range(n_players)]
+
+
 def check_rules(rules: dict) -> None:
-    """Each seat starts with 1..1000 points; the deal is checked by encode_params."""
+    """Each seat starts with 1..1000 points and a full hand of 1..10 cards; the deal is checked
+    by encode_params."""
     for name in SEAT_POINTS_OPTIONS:
         if not 1 <= rules["points"] + rules[name] <= MOST_POINTS:
             raise SimcardsError(
                 f"points={rules['points']} with {name}={rules[name]} starts a seat with "
                 f"{rules['points'] + rules[name]} points: accepted is 1..{MOST_POINTS}")
+    for name in SEAT_HAND_OPTIONS:
+        if not 1 <= rules["hand_size"] + rules[name] <= MOST_CARDS:
+            raise SimcardsError(
+                f"hand_size={rules['hand_size']} with {name}={rules[name]} gives a seat a full hand of "
+                f"{rules['hand_size'] + rules[name]} cards: accepted is 1..{MOST_CARDS}")
 
 
 def encode_params(rules: dict, n_players: int) -> np.ndarray:
-    if n_players * rules["hand_size"] > DECK - 1:
+    dealt = sum(full_hands(rules, n_players))
+    if dealt > DECK - 1:
         raise SimcardsError(
             f"hand_size={rules['hand_size']} for {n_players} players needs "
-            f"{n_players * rules['hand_size']} cards but at most {DECK - 1} may be dealt")
+            f"{dealt} cards but at most {DECK - 1} may be dealt")
     row = np.zeros(N_PARAMS, dtype=np.int64)
     row[P_POINTS] = rules["points"]
     row[P_HAND] = rules["hand_size"]
@@ -121,6 +147,8 @@ def encode_params(rules: dict, n_players: int) -> np.ndarray:
     row[P_DECK] = DECK
     for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1):    # only seats at the table
         row[P_SEAT_POINTS + k - 1] = rules[name] if k < n_players else 0
+    for k, name in enumerate(SEAT_HAND_OPTIONS, start=1):
+        row[P_SEAT_HAND + k - 1] = rules[name] if k < n_players else 0
     return row
 
 

@@ -48,6 +48,8 @@ LAYOUT = Layout("bombs-away")
 # points_seat<p>) in A_SEAT_POINTS + p - 1, 0 for a seat not at the table; the first player,
 # seat 0, has none
 A_SEAT_POINTS = LAYOUT.block("SEAT_POINTS", MAX_PLAYERS - 1)
+# and the cards seat p >= 1 holds in a full hand beyond HAND_SIZE (option hand_seat<p>)
+A_SEAT_HAND = LAYOUT.block("SEAT_HAND", MAX_PLAYERS - 1)
 # ---- the game, as the table sees it
 (S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
  S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP) = LAYOUT.scalars(
@@ -349,8 +351,16 @@ def damage(view):
 # ------------------------------------------------------------------ rule settings
 @njit(inline="always", **NJIT_OPTIONS)
 def full_hand(view):
-    """Cards in a full hand (rule option hand_size)."""
+    """Cards in the first player's full hand (rule option hand_size); seat p's full hand is
+    ``full_hand(view) + extra_cards(view, p)``."""
     return view.s[S_HAND_SIZE]
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def extra_cards(view, p):
+    """Seat compensation: the cards seat p holds in a full hand beyond ``full_hand`` (option
+    hand_seat<p>; negative: fewer); 0 for seat 0."""
+    return view.s[A_SEAT_HAND + p - 1] if p > 0 else 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)
