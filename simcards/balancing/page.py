@@ -185,11 +185,16 @@ def summary(result: "BalanceResult") -> dict:
             "closest": result.closest.to_dict(), "default": result.default.to_dict(),
             "candidates": [c.to_dict() for c in result.candidates],
             "trials": len(result.trials), "pruned": sum(t.measure.pruned for t in result.trials),
+            "pareto": sorted(int(n) for n in trials_frame(result).query("pareto")["trial"]),
             "seconds": result.seconds, "config": result.config.to_dict()}
 
 
 def trials_frame(result: "BalanceResult"):
+    """One row per trial; ``pareto``: no other trial is better on both objectives (optuna's
+    ``best_trials`` of the study)."""
     import pandas as pd
+    from simcards.balancing.search import pareto
+    front = {t.number for t in pareto(result.trials)}
     rows = []
     for t in result.trials:
         m = t.measure
@@ -198,7 +203,7 @@ def trials_frame(result: "BalanceResult"):
                      "worst_players": m.worst.get("players"), "worst_mirror": m.worst.get("mirror"),
                      "worst_seat": m.worst.get("seat"), "time_change": t.time_change, "feasible": t.feasible,
                      "mean_minutes": max((x["mean"] for x in m.minutes.values()), default=None),
-                     "skill": m.skill_min, "seconds": t.seconds})
+                     "skill": m.skill_min, "pareto": t.number in front, "seconds": t.seconds})
     return pd.DataFrame(rows)
 
 

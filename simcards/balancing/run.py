@@ -17,7 +17,7 @@ from typing import Callable
 
 from simcards.balancing.config import BalanceConfig, load_balance
 from simcards.balancing.confirm import Confirmed, confirm, experiment_text
-from simcards.balancing.search import STUDY, Trial, pareto, ranked, run_search
+from simcards.balancing.search import STUDY, Trial, ranked, run_search
 from simcards.errors import SimcardsError
 
 CONFIG = "config.json"
