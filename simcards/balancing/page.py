@@ -94,16 +94,31 @@ def answer(result: "BalanceResult") -> Section:
              f"{_pp(default.worst['worst_high'])}] with the default rules "
              f"(seat {default.worst['worst_seat']}, {default.worst['players']} players, {default.worst['mirror']}).",
              f"Game time: {_time(best)}; default rules: {_time(default)}.",
+             *_fairest(result),
              f"Skill (log-odds gap of {cfg.strong or 'the strongest mirror'} over random players): {_skill(best)}; "
              f"default rules: {_skill(default)}.",
              f"Wall time: {result.seconds['total'] / 60:.1f} minutes ({result.seconds['search'] / 60:.1f} searching "
-             f"{len(result.trials)} rule sets, {result.seconds['confirm'] / 60:.1f} confirming).",
+             f"{len(result.trials)} rule sets, {result.seconds['confirm'] / 60:.1f} confirming"
+             + (f", over {result.seconds['processes']} runs of the command" if result.seconds.get("processes", 1) > 1
+                else "") + ").",
              f"The {which} rules as an experiment: recommended.toml (`simcards report recommended.toml` regenerates "
              f"their balance report)."])
     s.fig(TRADEOFF if (result.folder and (Path(result.folder) / TRADEOFF).is_file()) else None,
           "Every rule set tried: its worst seat's distance from fair against game time and against skill "
           "(search deals, grey); the confirmed ones with their intervals on fresh deals.")
     return s
+
+
+def _fairest(result: "BalanceResult") -> list[str]:
+    """The fairest confirmed rule set when it is not the one shown (it misses the time or skill
+    target): what fairness alone would cost."""
+    fairest = min([result.default] + result.candidates, key=lambda c: c.bound)
+    if fairest is result.closest or fairest.values == result.closest.values:
+        return []
+    w = fairest.worst
+    return [f"Fairest rule set confirmed, whatever its time and skill: {_changed(fairest, result.default.values)}, "
+            f"worst seat {_pp(w['worst_edge'])} points [{_pp(w['worst_low'])}, {_pp(w['worst_high'])}]; it misses: "
+            + "; ".join(m for m in fairest.misses) + "."]
 
 
 def comparison(result: "BalanceResult") -> Section:

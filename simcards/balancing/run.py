@@ -21,6 +21,8 @@ from simcards.balancing.search import STUDY, Trial, ranked, run_search
 from simcards.errors import SimcardsError
 
 CONFIG = "config.json"
+#: wall times of every process that worked on the search (a resumed one adds its own)
+TIMINGS = "timings.json"
 RECOMMENDED = "recommended.toml"
 Log = Callable[[str], None]
 Progress = Callable[[int, int, str], None]
@@ -66,7 +68,7 @@ def _check_folder(folder: Path, cfg: BalanceConfig, force: bool, resume: bool) -
     check_output_folder(folder, force)
     if force:
         import shutil
-        for name in (STUDY, CONFIG):
+        for name in (STUDY, CONFIG, TIMINGS):
             (folder / name).unlink(missing_ok=True)
         shutil.rmtree(folder / "confirm", ignore_errors=True)
 
@@ -120,13 +122,27 @@ def balance(target: str | Path | BalanceConfig, out_dir: str | Path | None = Non
                               "finish the search") from None
         t_total = time.perf_counter() - t0
         recommended = next((c for c in candidates if c.meets), None)
-        closest = recommended or min(candidates, key=lambda c: (c.bound, len(c.misses)))
+        # closest: the fairest of those within the time and skill targets (a designer's limits);
+        # only when none is, the fairest of all
+        closest = recommended or min(candidates, key=lambda c: (len(c.misses) - (not c.fair), c.bound))
         result = BalanceResult(cfg, trials, default, candidates, recommended, closest,
-                               {"search": t_search, "confirm": t_total - t_search, "total": t_total}, folder)
+                               _timings(folder, t_search, t_total - t_search), folder)
         from simcards.balancing.page import write_page
         write_page(result, folder, single_file=single_file)
         write_text(folder / RECOMMENDED, recommended_text(result))
     return result
+
+
+def _timings(folder: Path, search: float, confirm: float) -> dict:
+    """This process's wall times added to those of earlier ones (an interrupted search resumed):
+    the page shows what the whole search took."""
+    from simcards.outputs import write_text
+    path = Path(folder) / TIMINGS
+    runs = json.loads(path.read_text(encoding="utf-8"))["runs"] if path.is_file() else []
+    runs.append({"search": search, "confirm": confirm})
+    write_text(path, json.dumps({"runs": runs}, indent=1) + "\n")
+    total = {k: sum(r[k] for r in runs) for k in ("search", "confirm")}
+    return {**total, "total": total["search"] + total["confirm"], "processes": len(runs)}
 
 
 def _values_text(values: dict) -> str:
