@@ -19,7 +19,7 @@ from rich.text import Text
 from simcards.errors import IllegalMoveError, SimcardsError
 
 if TYPE_CHECKING:                      # (imported where used: a command's start stays short)
-    from simcards.bench_release import Previous
+    from simcards.benchmark.bench_release import Previous
 
 
 class OneLineErrors(typer.core.TyperGroup):
@@ -189,7 +189,7 @@ def command(name: str):
         @functools.wraps(func)
         def run(*args, **kwargs):
             from simcards.outputs import holding_locks
-            from simcards.waits import kernel_notes
+            from simcards.run.waits import kernel_notes
             try:
                 with holding_locks(), kernel_notes(err):    # the outputs' locks: the whole command
                     return func(*args, **kwargs)
@@ -223,7 +223,7 @@ def _check_players(spec, players: Optional[int]) -> None:
 
 
 def _check_seed(seed: int) -> None:
-    from simcards.rng import MAX_SEED
+    from simcards.compiled.rng import MAX_SEED
     _option_range("--seed", seed, 0, MAX_SEED)
 
 
@@ -249,7 +249,7 @@ def _strategy_list(spec, players: Optional[int], strategies: Optional[str]) -> l
 @command("games")
 def games_cmd() -> None:
     """List the games."""
-    from simcards.registry import games
+    from simcards.contract.registry import games
     table = Table("game", "players", "what it is")
     for name, spec in games().items():
         table.add_row(name, f"{spec.min_players}-{spec.max_players}", spec.summary)
@@ -264,9 +264,9 @@ def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
     A seat's strategy may set parameters after its name, each as :key=value, for example
     expert:danger=3:keep_zeros=0 in Five Alive; keys left out keep their defaults.
     New values never recompile anything."""
-    from simcards.params import describe
-    from simcards.registry import get_game
-    from simcards.strategy_registry import strategies_for
+    from simcards.compiled.params import describe
+    from simcards.contract.registry import get_game
+    from simcards.contract.strategy_registry import strategies_for
     table = Table()
     table.add_column("strategy", no_wrap=True)    # a name is typed back: never broken
     for heading in ("rationale", "parameters (default, accepted)", "file"):
@@ -282,7 +282,7 @@ def strategies_cmd(game: GameArg, strategy_dir: StrategyDirOpt = None) -> None:
 @command("rules")
 def rules_cmd(game: GameArg) -> None:
     """List a game's rule options with their defaults."""
-    from simcards.registry import get_game
+    from simcards.contract.registry import get_game
     spec = get_game(game)
     table = Table("option", "default", "accepted", "meaning")
     for opt in spec.options:
@@ -337,12 +337,13 @@ def run_cmd(
 ) -> None:
     """Simulate games and print win rates with 95% intervals."""
     from simcards import outputs
-    from simcards.frame import write_parquet
-    from simcards.options import parse_assignments
-    from simcards.registry import get_game
-    from simcards.runner import RunSpec, backend_for, execute
-    from simcards.validate import check_optional_counts
-    from simcards.waits import progress_bar
+    from simcards.run import run_folder
+    from simcards.run.frame import write_parquet
+    from simcards.contract.options import parse_assignments
+    from simcards.contract.registry import get_game
+    from simcards.run.runner import RunSpec, backend_for, execute
+    from simcards.contract.validate import check_optional_counts
+    from simcards.run.waits import progress_bar
     spec = get_game(game)
     _option_range("--games", games, 1)
     _check_seed(seed)
@@ -356,12 +357,12 @@ def run_cmd(
     if out_path is not None:
         outputs.check_output_file(out_path, force, "--out", suffixes=(".parquet", ".csv"))
     if run_dir is not None:
-        outputs.check_run_folder(run_dir, resume, force)
-    from simcards.rotation import describe, execute_rotated, should_rotate
+        run_folder.check_run_folder(run_dir, resume, force)
+    from simcards.run.rotation import describe, execute_rotated, should_rotate
     rotated = should_rotate(rotate, names, summary_only)
 
-    from simcards.designs import rotated_lineups
-    from simcards.run_folder import order_folder, stored_chunk_size
+    from simcards.run.designs import rotated_lineups
+    from simcards.run.run_folder import order_folder, stored_chunk_size
     seatings = rotated_lineups(names) if rotated else [tuple(names)]
 
     def spec_for(seating, n):
@@ -375,8 +376,8 @@ def run_cmd(
     run = spec_for(names, games)        # validates every input, whichever way it is played
     backend = backend_for(cluster, threads, workers)
     if time_limit is not None:
-        from simcards.batch import check_time_limit
-        from simcards.runner import ThreadBackend
+        from simcards.run.batch import check_time_limit
+        from simcards.run.runner import ThreadBackend
         if not isinstance(backend, ThreadBackend):
             raise SimcardsError("--time-limit stops threads on this machine: it does not go with --cluster "
                                 "(or $SIMCARDS_CLUSTER)")
@@ -384,7 +385,7 @@ def run_cmd(
     if hasattr(backend, "reach"):
         backend.reach()     # a scheduler's address: reached, or one line, before anything is written
     if run_dir is not None and force:
-        outputs.clear_run_folder(run_dir)
+        run_folder.clear_run_folder(run_dir)
     with progress_bar(err, games) as bar:
         if rotated:
             result = execute_rotated(spec_for, names, games, run_dir, backend=backend,
@@ -396,7 +397,7 @@ def run_cmd(
         out.print(summary_table(result.summary(), f"{game}: {title}, seed {seed}"))
         unfinished = result.unfinished
     else:
-        from simcards.stats import unfinished_games
+        from simcards.statistics.intervals import unfinished_games
         out.print(summary_table(summarize(result), f"{game}: {describe(result)}, seed {seed}"))
         unfinished = unfinished_games(result)
     if unfinished:
@@ -435,18 +436,18 @@ def replay_cmd(
     import json
 
     from simcards import outputs
-    from simcards.options import parse_assignments
-    from simcards.registry import get_game
-    from simcards.replay import record
-    from simcards.replay_story import as_json, as_lines, tell
-    from simcards.validate import check_game_index
+    from simcards.contract.options import parse_assignments
+    from simcards.contract.registry import get_game
+    from simcards.run.replay import record
+    from simcards.run.replay_story import as_json, as_lines, tell
+    from simcards.contract.validate import check_game_index
     spec = get_game(game)
     _check_seed(seed)
     names = _strategy_list(spec, players, strategies)
     check_game_index(game_index)
     if json_path is not None:
         outputs.check_output_file(json_path, force, "--json", suffixes=(".json",))
-    from simcards.batch import check_time_limit
+    from simcards.run.batch import check_time_limit
     check_time_limit(decision_time_limit, "--decision-time-limit")
     rec = record(game, names, seed, game_index, parse_assignments(rule), stop_at_illegal=True,
                  strategy_dirs=strategy_dir or (), decision_time_limit=decision_time_limit)
@@ -499,10 +500,10 @@ def bench_cmd(
     side by side instead, alternated, one fresh process each (one core, CPU time: simulate, simulate
     again into warm memory, the kernel alone, and the kernel into warm memory): the machine's drift
     then cancels out."""
-    from simcards.bench import REPEAT, bench
-    from simcards.bench_against import ROUNDS
-    from simcards.bench_release import RELEASE
-    from simcards.registry import get_game
+    from simcards.benchmark.bench import REPEAT, bench
+    from simcards.benchmark.bench_against import ROUNDS
+    from simcards.benchmark.bench_release import RELEASE
+    from simcards.contract.registry import get_game
     spec = get_game(game)
     _option_range("--games", games, 1)
     _option_range("--reference-games", reference_games, 1)
@@ -522,7 +523,7 @@ def bench_cmd(
                        ROUNDS if rounds is None else rounds)
         return
     repeat = REPEAT if repeat is None else repeat
-    from simcards.waits import progress_bar
+    from simcards.run.waits import progress_bar
     with progress_bar(err, repeat) as bar:
         result = bench(game, games=games, reference_games=reference_games, players=players,
                        strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or (),
@@ -551,7 +552,7 @@ def bench_cmd(
     out.print(f"decisions: {result['decisions_per_game']:.1f} per game (first {result['decisions_sample']:,} "
               f"games), {result['decisions_per_s']:,.0f} per second on one core, "
               f"{_duration(result['cpu_ms_per_decision'])} of CPU per decision", highlight=False)
-    from simcards.bench import KERNEL_1, SIMULATE_1
+    from simcards.benchmark.bench import KERNEL_1, SIMULATE_1
     if result["c_ratio"] is not None:
         target = (f"target {result['c_target']}x" + ("" if players == 4 else " at 4 players")  # issue 13's line-up
                   if result["c_target"] else "no target: the C is information")
@@ -570,7 +571,7 @@ def bench_cmd(
 def _where_timed(before: Previous, game: str) -> str:
     """Where the release's tries were timed, and what that means for the ratio: the same
     code is 1.5x faster than the release on one processor and 1.9x on another."""
-    from simcards.bench_release import PROCESSORS, processor
+    from simcards.benchmark.bench_release import PROCESSORS, processor
     if before.here:
         return f"on this processor, {before.processors[0]}: {PROCESSORS[before.processors[0]]}"
     where = [PROCESSORS[p] for p in before.processors]
@@ -603,8 +604,8 @@ def _duration(ms: float) -> str:
 
 def _bench_against(spec, game: str, games: int, players: int, strategy: str, seed: int,
                    against: Path, rounds: int) -> None:
-    from simcards.bench_against import MEASURES, THIS, side_by_side
-    from simcards.waits import progress_bar
+    from simcards.benchmark.bench_against import MEASURES, THIS, side_by_side
+    from simcards.run.waits import progress_bar
     with progress_bar(err, rounds) as bar:
         result = side_by_side(game, [strategy] * players, games, seed, spec.step_column, against, rounds,
                               progress=lambda done, total: bar.update(done, total, "rounds"))
@@ -655,11 +656,11 @@ def tune_cmd(
 ) -> None:
     """Search a strategy's run-time parameters (optuna) for the best win rate against a pool, on
     common deals in every seat order; check the best on fresh deals against the default."""
-    from simcards.options import parse_assignments
+    from simcards.contract.options import parse_assignments
     from simcards.tune import TuneConfig, alias_path, default_pool, tune, write_results
-    from simcards.validate import check_optional_counts
-    from simcards.waits import progress_bar
-    from simcards.registry import get_game
+    from simcards.contract.validate import check_optional_counts
+    from simcards.run.waits import progress_bar
+    from simcards.contract.registry import get_game
     spec = get_game(game)
     _check_players(spec, players)
     _check_seed(seed)
@@ -705,7 +706,7 @@ def cache_cmd(
     stay until they are cleared. Only files with the names simcards gives them are removed, and
     an item another process is building now is left alone. The folder is $SIMCARDS_KERNEL_DIR, else
     simcards/kernels in $XDG_CACHE_HOME or ~/.cache."""
-    from simcards import cache_folder
+    from simcards.compiled import cache_folder
     folder = cache_folder.kernel_dir()
     if clear:
         done = cache_folder.clear(folder)

@@ -6,7 +6,7 @@ Evidence, as everywhere in simcards, is counted by deal:
   parameters and not by the luck of the deal or the seat;
 - the best trial is then checked on *fresh* deals, never seen while tuning (the best of many
   noisy trials is biased upward: the winner's curse), against the untuned defaults on the same
-  deals, paired over deals (simcards.report.analysis.paired_difference: the boundary-safe
+  deals, paired over deals (simcards.statistics.paired.paired_difference: the boundary-safe
   interval of a difference of win shares and the test it inverts; the exact sign test where
   every deal's difference is the same).
 
@@ -30,11 +30,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from simcards.designs import rotated_lineups
+from simcards.run.designs import rotated_lineups
 from simcards.errors import SimcardsError, choices
-from simcards.params import SEPARATOR, Param
-from simcards.registry import get_game
-from simcards.strategy_registry import seat_strategies, strategies_for
+from simcards.compiled.params import SEPARATOR, Param
+from simcards.contract.registry import get_game
+from simcards.contract.strategy_registry import seat_strategies, strategies_for
 
 #: Strategies left out of the default pool: a search player costs milliseconds per decision.
 SLOW = ("search",)
@@ -102,8 +102,8 @@ def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
                 threads: int | None = None) -> np.ndarray:
     """The candidate's win share per deal, net of seat: its mean over every seat order and
     line-up of that deal. Deals start..start+D-1, the same for every candidate."""
-    from simcards.rotation import simulate_rotated
-    from simcards.stats import deal_means
+    from simcards.run.rotation import simulate_rotated
+    from simcards.statistics.intervals import deal_means
     spec = get_game(config.game)
     name = seat_strategies(spec, [candidate], config.strategy_dirs)[0][0]
     lineups = pool_lineups(candidate, config.pool, config.players)
@@ -120,7 +120,7 @@ def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
 
 def check_config(config: TuneConfig) -> list[Param]:
     """Every input checked before the first game; the parameters to tune."""
-    from simcards.batch import prepare
+    from simcards.run.batch import prepare
     spec = get_game(config.game)
     infos = strategies_for(spec, config.strategy_dirs)
     if config.strategy not in infos:
@@ -170,7 +170,7 @@ def tune(config: TuneConfig, threads: int | None = None,
     fresh = config.games + 1
     tuned = deal_scores(config, best_text, config.check_games, fresh, threads)
     default = deal_scores(config, config.strategy, config.check_games, fresh, threads)
-    from simcards.report.analysis import SHARE_DIFFERENCE, paired_difference
+    from simcards.statistics.paired import SHARE_DIFFERENCE, paired_difference
     diff, low, high, p = paired_difference(tuned - default, SHARE_DIFFERENCE)
     comparison = Comparison(len(tuned), float(default.mean()), float(tuned.mean()), diff, low, high, p)
     return TuneResult(config, params, trials, best, best_name, comparison)

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcards.designs import rotated_lineups
-from simcards import params as sparams
+from simcards.run.designs import rotated_lineups
+from simcards.compiled import params as sparams
 from simcards.errors import SimcardsError, choices
-from simcards.registry import GameSpec, get_game
-from simcards.rng import MAX_SEED
+from simcards.contract.registry import GameSpec, get_game
+from simcards.compiled.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
             "max_minutes", "tolerance", "alpha", "power", "looks", "seconds_per_turn", "seconds", "skill",
@@ -370,7 +370,7 @@ def _searches(known: dict, name: str) -> bool:
 
 def parse_experiment(path: Path, text: str) -> Experiment:
     """Validate an experiment's TOML text; ``path`` names it in every error."""
-    from simcards.strategy_registry import strategies_for
+    from simcards.contract.strategy_registry import strategies_for
     check = _Checker(path)
     try:
         data = tomllib.loads(text)
@@ -384,7 +384,7 @@ def parse_experiment(path: Path, text: str) -> Experiment:
         raise check.fail("game", "missing", "a game name from `simcards games`")
     if not isinstance(data["game"], str):
         raise check.fail("game", f"bad value {data['game']!r}", "a game name from `simcards games`")
-    from simcards.registry import games
+    from simcards.contract.registry import games
     known_games = games()
     if data["game"] not in known_games:
         raise check.fail("game", f"unknown game {data['game']!r}", choices(known_games))
