@@ -30,15 +30,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from simcards.run.designs import rotated_lineups
+from simcards.run.designs import pool_lineups, rotated_lineups
 from simcards.errors import SimcardsError, choices
 from simcards.compiled.params import SEPARATOR, Param
 from simcards.contract.registry import get_game
-from simcards.contract.strategy_registry import seat_strategies, strategies_for
-
-#: Strategies left out of the default pool: a search player costs milliseconds per decision.
-SLOW = ("search",)
-
+from simcards.contract.strategy_registry import is_search, seat_strategies, strategies_for
 
 @dataclass
 class TuneConfig:
@@ -83,19 +79,7 @@ def default_pool(game: str, strategy: str, strategy_dirs: Sequence[str] = ()) ->
     """The game's other strategies: not the tuned one, not aliases, not slow search players."""
     infos = strategies_for(get_game(game), strategy_dirs)
     return [n for n, i in sorted(infos.items())
-            if n != strategy and not i.problem and not i.alias and n not in SLOW]
-
-
-def pool_lineups(candidate: str, pool: Sequence[str], players: int) -> list[list[str]]:
-    """Line-ups of the candidate and ``players - 1`` opponents: each pool member in turn leads
-    a window of the pool, so every member plays as often as the others."""
-    k = len(pool)
-    out: list[list[str]] = []
-    for j in range(k if k > players - 1 else 1):
-        lineup = [candidate] + [pool[(j + i) % k] for i in range(players - 1)]
-        if lineup not in out:
-            out.append(lineup)
-    return out
+            if n != strategy and not i.problem and not i.alias and not is_search(infos, n)]
 
 
 def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
@@ -106,7 +90,7 @@ def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
     from simcards.statistics.intervals import deal_means
     spec = get_game(config.game)
     name = seat_strategies(spec, [candidate], config.strategy_dirs)[0][0]
-    lineups = pool_lineups(candidate, config.pool, config.players)
+    lineups = pool_lineups(config.pool, config.players, lead=candidate)
     seatings = len(rotated_lineups(lineups[0]))
     deals = max(2, math.ceil(games / (len(lineups) * seatings)))
     total = np.zeros(deals)
@@ -137,7 +121,7 @@ def check_config(config: TuneConfig) -> list[Param]:
     for name, n in (("--trials", config.trials), ("--games", config.games), ("--check-games", config.check_games)):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise SimcardsError(f"bad {name} {n!r}: expected a positive integer")
-    for lineup in pool_lineups(config.strategy, config.pool, config.players):
+    for lineup in pool_lineups(config.pool, config.players, lead=config.strategy):
         prepare(config.game, lineup, config.seed, config.rules, strategy_dirs=config.strategy_dirs)
     return list(info.params)
 

@@ -63,6 +63,24 @@ class StrategyInfo:
         return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
 
 
+
+#: The run-time parameter that makes a strategy a search player: its rollouts per decision.
+SEARCH_BUDGET = "budget"
+
+
+def is_search(infos: Mapping[str, StrategyInfo], name: str) -> bool | None:
+    """Whether the strategy ``name`` (a file's name, an alias, or ``name:key=value``) searches:
+    a ``budget`` parameter, rollouts that cost milliseconds a decision where a heuristic costs
+    nanoseconds (tune leaves it out of its default pool, a report out of its mirror, the skill
+    index plays fewer deals with it). None for a name ``infos`` does not hold, which each caller
+    reads its own way (a report's tournament summary may name a strategy since removed)."""
+    info = infos.get(sparams.split(name)[0])
+    if info is None:
+        return None
+    if info.alias:
+        info = infos.get(sparams.split(info.alias)[0], info)
+    return any(p.name == SEARCH_BUDGET for p in info.params)
+
 # ------------------------------------------------------------------ folders
 def _builtin_root() -> Path:
     import simcards_strategies

@@ -71,11 +71,8 @@ def lineup(strong: str, players: int) -> tuple[str, ...]:
 
 def skill_deals(exp: Experiment, strong: str) -> int:
     """The experiment's games per line-up, at most SEARCH_DEALS for a searching player."""
-    from simcards.compiled.params import split
-    from simcards.contract.strategy_registry import strategies_for
-    info = strategies_for(exp.spec).get(split(strong)[0])
-    searches = info is not None and any(p.name == "budget" for p in info.params)
-    return min(exp.games, SEARCH_DEALS) if searches else exp.games
+    from simcards.contract.strategy_registry import is_search, strategies_for
+    return min(exp.games, SEARCH_DEALS) if is_search(strategies_for(exp.spec), strong) else exp.games
 
 
 def play_skill(exp: Experiment, threads: int | None = None, backend=None,

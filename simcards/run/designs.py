@@ -81,3 +81,28 @@ def is_balanced(seatings: Sequence[Sequence[str]]) -> bool:
             counts[(name, seat)] = counts.get((name, seat), 0) + 1
     names = {name for name, _ in counts}
     return all(len({counts.get((name, s), 0) for s in range(n)}) == 1 for name in names)
+
+
+def pool_lineups(pool: Sequence[str], seats: int, lead: str | None = None) -> list[tuple[str, ...]]:
+    """Line-ups of ``seats`` strategies drawn from ``pool``, each member as often as the
+    others, before seating (``rotated_lineups`` seats each one). Reports and tune both draw
+    their line-ups here.
+
+    Without ``lead`` (a report's tournament): every set of ``seats`` distinct members, in the
+    pool's order; a pool smaller than that is repeated to fill the seats (one line-up).
+
+    With ``lead`` (``simcards tune``: one candidate against the pool): the lead, then a window of
+    ``seats - 1`` members, each member leading a window in turn; the same window twice is kept
+    once. Windows, not every set: every trial plays every line-up, and k windows stay k where
+    every set would grow as C(k, seats - 1)."""
+    k = len(pool)
+    if lead is not None:
+        out: list[tuple[str, ...]] = []
+        for j in range(k if k > seats - 1 else 1):
+            lineup = (lead, *(pool[(j + i) % k] for i in range(seats - 1)))
+            if lineup not in out:
+                out.append(lineup)
+        return out
+    if k >= seats:
+        return list(itertools.combinations(pool, seats))
+    return [tuple(pool[seat % k] for seat in range(seats))]
