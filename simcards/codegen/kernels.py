@@ -21,17 +21,14 @@ what simcards.registry.FAST_FUNCTIONS lists.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import linecache
-import platform
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Iterator, Sequence
 
 import numba
-import numpy as np
 from filelock import FileLock
 
 from simcards.codegen import sources
@@ -394,16 +391,11 @@ def kernel_key(spec: GameSpec, infos: Sequence[StrategyInfo], deps: Sequence[Pat
                stamps: Sequence[sources.Stamp] | None = None) -> str:
     """The hash of everything the kernel is compiled from; ``deps``: ``dependencies(spec, infos)``
     when the caller has it already, ``stamps`` their stamps when it has just taken them."""
-    h = hashlib.sha256(_TEMPLATE_VERSION.encode())
-    # library code is represented by its version: numba's own cache index checks numba's
-    h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}".encode())
-    h.update(spec.name.encode())
+    deps = dependencies(spec, infos) if deps is None else deps
+    h = sources.fingerprint(f"simcards kernel {_TEMPLATE_VERSION}", deps, stamps)
+    h.update(spec.name.encode() + b"\0")
     for info in infos:
         h.update(info.name.encode() + b"\0" + info.module.encode() + b"\0")
-    deps = dependencies(spec, infos) if deps is None else deps
-    now = [None] * len(deps) if stamps is None else stamps
-    for path, s in zip(deps, now, strict=True):
-        h.update(str(path.name).encode() + b"\0" + sources.digest(path, s).encode())
     return h.hexdigest()[:16]
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import platform
 import sys
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from simcards.errors import StaleCodeError
 
@@ -57,6 +58,22 @@ def digest(path: Path, now: Stamp | None = None) -> str:
     _digests[path] = (mtime, size, h)
     return h
 
+
+
+def fingerprint(head: str, paths: Sequence[Path], stamps: Sequence[Stamp] | None = None) -> "hashlib._Hash":
+    """The sha256 of what generated code is compiled from, for its name: ``head`` (the generator
+    and its format), the library versions (library code is represented by its version; numba's
+    own cache index checks numba's) and every project source in ``paths`` by name and content.
+    A kernel's key and a table's both start here (``kernels.kernel_key``, ``tables``) and add
+    what is theirs. ``stamps``: the files' stamps, when the caller has just taken them."""
+    import numba        # here, not above: reading sources alone needs neither
+    import numpy as np
+    h = hashlib.sha256(f"{head}\0".encode())
+    h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}\0".encode())
+    now = [None] * len(paths) if stamps is None else stamps
+    for path, s in zip(paths, now, strict=True):
+        h.update(path.name.encode() + b"\0" + digest(path, s).encode())
+    return h
 
 def _digest_or_none(path: Path, now: Stamp | None = None) -> str | None:
     """``digest``, or None for a file that is gone (one stat either way, none given ``now``)."""

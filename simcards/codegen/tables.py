@@ -45,14 +45,12 @@ import contextlib
 import hashlib
 import importlib
 import io
-import platform
 import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Mapping, Sequence
 
-import numba
 import numpy as np
 
 from simcards.codegen import sources
@@ -175,11 +173,7 @@ def _save(path: Path, table: np.ndarray) -> None:
 
 
 def _sources_hash(info) -> hashlib._Hash:
-    h = hashlib.sha256(f"simcards table {FORMAT}\0".encode())
-    h.update(f"{numba.__version__} {np.__version__} {platform.python_version()}\0".encode())
-    for path in dependencies(info):
-        h.update(path.name.encode() + b"\0" + sources.digest(path).encode())
-    return h
+    return sources.fingerprint(f"simcards table {FORMAT}", dependencies(info))
 
 
 def compiled_entries(spec, info, entries) -> SimpleNamespace:
