@@ -35,7 +35,8 @@ from simcards.errors import SimcardsError
 
 #: The measurement, run by either version's Python (only ``simcards.simulate``, the frame's
 #: ``game`` and step columns, ``batch.prepare`` and ``runner.run_records`` are assumed, as every
-#: release has them).
+#: release has them). Imported by their old names (simcards.batch, not simcards.run.batch): a
+#: release from before the packages by layer has those alone, and this version keeps them.
 _MEASURE = """
 import json, sys, time
 import simcards
