@@ -6,15 +6,15 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
 
 from typing import TYPE_CHECKING, Any
 
 from simcards.errors import IllegalMoveError, SimcardsError
-from simcards.registry import get_game
+from simcards.package import __version__
+from simcards.contract.registry import get_game
 
 if TYPE_CHECKING:       # type checkers and editors see it where Python loads it lazily (below)
-    from simcards.simulation import simulate
+    from simcards.run.simulation import simulate
     from simcards.balancing.run import balance
 
 
@@ -24,7 +24,7 @@ def __getattr__(name: str) -> Any:
     ``simcards.simulation``: a submodule named ``simulate`` would replace the function on the
     package as soon as it was imported.)"""
     if name == "simulate":
-        from simcards.simulation import simulate
+        from simcards.run.simulation import simulate
         globals()["simulate"] = simulate      # asked once: a plain attribute from then on
         return simulate
     if name == "balance":
@@ -41,8 +41,8 @@ def __dir__() -> list[str]:
 
 def summarize(frame):
     """Win rate per strategy and per seat with 95% Wilson intervals (see simcards.stats)."""
-    from simcards.stats import summarize as _summarize  # statsmodels loads in 0.7 s: only when asked
-    from simcards.validate import check_frame
+    from simcards.statistics.intervals import summarize as _summarize  # statsmodels loads in 0.7 s: only when asked
+    from simcards.contract.validate import check_frame
     check_frame(frame)
     return _summarize(frame)
 
@@ -50,15 +50,15 @@ def summarize(frame):
 def list_games() -> list[str]:
     """Names of the registered games. (Not ``simcards.games``: that name is the package of
     the games, which Python binds on ``simcards`` as soon as a game is imported.)"""
-    from simcards.registry import games
+    from simcards.contract.registry import games
     return list(games())
 
 
 def list_strategies(game: str, strategy_dirs=()) -> list[str]:
     """Names of the usable strategies of a game (built-in, ``SIMCARDS_STRATEGY_PATH`` and
     ``strategy_dirs``); ``simcards strategies GAME`` also shows the broken files and why."""
-    from simcards.strategy_registry import strategies_for
-    from simcards.validate import check_folders
+    from simcards.contract.strategy_registry import strategies_for
+    from simcards.contract.validate import check_folders
     dirs = check_folders(strategy_dirs, "strategy_dirs")
     return [n for n, i in strategies_for(get_game(game), dirs).items() if not i.problem]
 

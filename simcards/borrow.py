@@ -1,45 +1,8 @@
-"""Arrays without reference counting, for the inside of a kernel.
+"""Moved to ``simcards.compiled.borrow`` (issue 51: packages by layer, docs/explanation/layers.md). The old name
+stays for strategy files, notebooks and older code: it is that very module
+(``sys.modules``), so that a patch of one name is seen by both."""
+import sys
 
-numba increfs and decrefs every array argument at every call, with an atomic
-operation; in a game engine of many small functions those atomics were most of
-the run time (measured on Five Alive: 80%). A *borrowed* view of an array has
-no owner (a null meminfo), so its reference counting is a no-op. The caller
-must keep the owning array alive (``keep_alive`` after the last use of a view).
-"""
-from __future__ import annotations
+from simcards.compiled import borrow as _moved
 
-from numba import carray, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
-
-from simcards.config import NJIT_OPTIONS
-
-
-@intrinsic
-def _as_pointer(typingctx, address):
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(address), codegen
-
-
-def borrow(a):
-    """A view of the C-contiguous 1-D array ``a`` that costs nothing to pass around;
-    anything that is not such an array (a StructRef state, say) comes back as it is."""
-    raise NotImplementedError("borrow is only for compiled code")
-
-
-@overload(borrow)
-def _borrow(a):
-    if isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C":
-        dtype = a.dtype
-
-        def impl(a):
-            return carray(_as_pointer(a.ctypes.data), a.shape, dtype)
-        return impl
-    return lambda a: a
-
-
-@njit(**NJIT_OPTIONS)
-def keep_alive(a):
-    """A last use of the owner of borrowed views, so that numba frees it only afterwards."""
-    return a
+sys.modules[__name__] = _moved

@@ -6,7 +6,7 @@ Evidence, as everywhere in simcards, is counted by deal:
   parameters and not by the luck of the deal or the seat;
 - the best trial is then checked on *fresh* deals, never seen while tuning (the best of many
   noisy trials is biased upward: the winner's curse), against the untuned defaults on the same
-  deals, paired over deals (simcards.report.analysis.paired_difference: the boundary-safe
+  deals, paired over deals (simcards.statistics.paired.paired_difference: the boundary-safe
   interval of a difference of win shares and the test it inverts; the exact sign test where
   every deal's difference is the same).
 
@@ -30,15 +30,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from simcards.designs import rotated_lineups
+from simcards.run.designs import pool_lineups, rotated_lineups
 from simcards.errors import SimcardsError, choices
-from simcards.params import SEPARATOR, Param
-from simcards.registry import get_game
-from simcards.strategy_registry import seat_strategies, strategies_for
-
-#: Strategies left out of the default pool: a search player costs milliseconds per decision.
-SLOW = ("search",)
-
+from simcards.compiled.params import SEPARATOR, Param
+from simcards.contract.registry import get_game
+from simcards.contract.strategy_registry import is_search, seat_strategies, strategies_for
 
 @dataclass
 class TuneConfig:
@@ -83,30 +79,18 @@ def default_pool(game: str, strategy: str, strategy_dirs: Sequence[str] = ()) ->
     """The game's other strategies: not the tuned one, not aliases, not slow search players."""
     infos = strategies_for(get_game(game), strategy_dirs)
     return [n for n, i in sorted(infos.items())
-            if n != strategy and not i.problem and not i.alias and n not in SLOW]
-
-
-def pool_lineups(candidate: str, pool: Sequence[str], players: int) -> list[list[str]]:
-    """Line-ups of the candidate and ``players - 1`` opponents: each pool member in turn leads
-    a window of the pool, so every member plays as often as the others."""
-    k = len(pool)
-    out: list[list[str]] = []
-    for j in range(k if k > players - 1 else 1):
-        lineup = [candidate] + [pool[(j + i) % k] for i in range(players - 1)]
-        if lineup not in out:
-            out.append(lineup)
-    return out
+            if n != strategy and not i.problem and not i.alias and not is_search(infos, n)]
 
 
 def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
                 threads: int | None = None) -> np.ndarray:
     """The candidate's win share per deal, net of seat: its mean over every seat order and
     line-up of that deal. Deals start..start+D-1, the same for every candidate."""
-    from simcards.rotation import simulate_rotated
-    from simcards.stats import deal_means
+    from simcards.run.rotation import simulate_rotated
+    from simcards.statistics.intervals import deal_means
     spec = get_game(config.game)
     name = seat_strategies(spec, [candidate], config.strategy_dirs)[0][0]
-    lineups = pool_lineups(candidate, config.pool, config.players)
+    lineups = pool_lineups(config.pool, config.players, lead=candidate)
     seatings = len(rotated_lineups(lineups[0]))
     deals = max(2, math.ceil(games / (len(lineups) * seatings)))
     total = np.zeros(deals)
@@ -120,7 +104,7 @@ def deal_scores(config: TuneConfig, candidate: str, games: int, start: int,
 
 def check_config(config: TuneConfig) -> list[Param]:
     """Every input checked before the first game; the parameters to tune."""
-    from simcards.batch import prepare
+    from simcards.run.batch import prepare
     spec = get_game(config.game)
     infos = strategies_for(spec, config.strategy_dirs)
     if config.strategy not in infos:
@@ -137,7 +121,7 @@ def check_config(config: TuneConfig) -> list[Param]:
     for name, n in (("--trials", config.trials), ("--games", config.games), ("--check-games", config.check_games)):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise SimcardsError(f"bad {name} {n!r}: expected a positive integer")
-    for lineup in pool_lineups(config.strategy, config.pool, config.players):
+    for lineup in pool_lineups(config.pool, config.players, lead=config.strategy):
         prepare(config.game, lineup, config.seed, config.rules, strategy_dirs=config.strategy_dirs)
     return list(info.params)
 
@@ -170,7 +154,7 @@ def tune(config: TuneConfig, threads: int | None = None,
     fresh = config.games + 1
     tuned = deal_scores(config, best_text, config.check_games, fresh, threads)
     default = deal_scores(config, config.strategy, config.check_games, fresh, threads)
-    from simcards.report.analysis import SHARE_DIFFERENCE, paired_difference
+    from simcards.statistics.paired import SHARE_DIFFERENCE, paired_difference
     diff, low, high, p = paired_difference(tuned - default, SHARE_DIFFERENCE)
     comparison = Comparison(len(tuned), float(default.mean()), float(tuned.mean()), diff, low, high, p)
     return TuneResult(config, params, trials, best, best_name, comparison)

@@ -27,8 +27,8 @@ def balance_file(game: str, players: str, mirror: Optional[str], vary: list[str]
                  minutes: Optional[str], skill_floor: Optional[float], rules: list[str]) -> str:
     """The experiment text the command line describes (the same checks as a file's)."""
     from simcards.balancing.confirm import toml_value
-    from simcards.options import parse_assignments
-    from simcards.registry import get_game
+    from simcards.contract.options import parse_assignments
+    from simcards.contract.registry import get_game
     spec = get_game(game)
     try:
         counts = [int(p) for p in players.split(",")]
@@ -126,8 +126,8 @@ def register(command) -> None:
         from simcards.balancing.config import balance_config
         from simcards.balancing.run import balance
         from simcards.report.experiment import parse_experiment
-        from simcards.validate import check_optional_counts
-        from simcards.waits import progress_bar
+        from simcards.contract.validate import check_optional_counts
+        from simcards.run.waits import progress_bar
         check_optional_counts(thread_count=threads)
         err = Console(stderr=True)
         if target.endswith(".toml") or Path(target).exists():
@@ -135,7 +135,7 @@ def register(command) -> None:
             cfg = load_balance(target)
             folder = out_dir
         else:
-            from simcards.registry import games as known_games
+            from simcards.contract.registry import games as known_games
             if target not in known_games():
                 from simcards.errors import choices
                 raise SimcardsError(f"unknown game or experiment file {target!r}: expected an experiment file "

@@ -51,7 +51,7 @@ class Cell:
 
     def seats(self) -> list[dict]:
         """Per seat: edge, its standard error and its boundary-safe 95% interval (fractions)."""
-        from simcards.stats import share_interval
+        from simcards.statistics.intervals import share_interval
         share = np.vstack(self.shares)
         edge = np.vstack(self.edges)
         fin = np.concatenate(self.finished)
@@ -127,7 +127,7 @@ def play_mirror(cfg: BalanceConfig, rules: dict, players: int, mirror: str, star
                 seed: int, threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(win shares (deals, players), finished (deals,), minutes (deals,)) of deals
     start..start+count-1 with every seat playing ``mirror``."""
-    from simcards.simulation import simulate
+    from simcards.run.simulation import simulate
     frame = simulate(cfg.exp.spec.name, [mirror] * players, count, seed, rules, start=start,
                      threads=threads, kernel_strategies=cfg.kernel_strategies)
     # the frame's rows are (game, seat) in order: one row per seat of every game
@@ -144,10 +144,10 @@ def play_mirror(cfg: BalanceConfig, rules: dict, players: int, mirror: str, star
 def skill_games(cfg: BalanceConfig, rules: dict, seed: int, deals: int, threads: int | None) -> dict[int, dict]:
     """Per player count: the strong mirror's win rate against random players, every deal in every
     seat order, with its interval and the log-odds gap (simcards.report.skill)."""
-    from simcards.designs import rotated_lineups
+    from simcards.run.designs import rotated_lineups
     from simcards.report.skill import log_odds_gap
-    from simcards.rotation import simulate_rotated
-    from simcards.stats import mean_interval
+    from simcards.run.rotation import simulate_rotated
+    from simcards.statistics.intervals import mean_interval
     strong = cfg.strong
     out: dict[int, dict] = {}
     if strong is None:

@@ -117,7 +117,7 @@ def balance(target: str | Path | BalanceConfig, out_dir: str | Path | None = Non
                 log(f"candidate {i} ({_values_text(t.values)}): "
                     + ("meets every target" if c.meets else "; ".join(c.misses)))
         except KeyboardInterrupt:
-            from simcards.run_folder import Interrupted
+            from simcards.run.run_folder import Interrupted
             raise Interrupted(f"the finished trials are saved in {str(folder / STUDY)}; add --resume to "
                               "finish the search") from None
         t_total = time.perf_counter() - t0

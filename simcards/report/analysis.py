@@ -36,7 +36,8 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from simcards.report import inference
 from simcards.report.experiment import MAIN, Cell, Experiment
-from simcards.stats import CONFIDENCE, mean_interval, share_interval, share_pvalue
+from simcards.statistics.intervals import CONFIDENCE, mean_interval, share_interval
+from simcards.statistics.paired import SHARE_DIFFERENCE, paired_difference, paired_differences  # noqa: F401 (tune's too)
 
 Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 #: The Plackett-Luce fit runs in Python over every game; above this many games it
@@ -146,8 +147,6 @@ def unfinished_rates(frame: pd.DataFrame, exp: Experiment, mirrors: bool | None 
 
 
 ALL_LINEUPS = "all line-ups"
-#: A difference of two win shares lies in [-1, 1]: the range of its boundary-safe interval.
-SHARE_DIFFERENCE = (-1.0, 1.0)
 
 
 def seat_bases(frame: pd.DataFrame, exp: Experiment, cell: Cell) -> list[tuple[str, pd.DataFrame]]:
@@ -276,49 +275,6 @@ def _lineup_matrices(frame: pd.DataFrame, exp: Experiment, cells: list[int]):
     x = rows.groupby(["cell", "game", "lineup", "strategy"], observed=True)["win_share"].mean()
     for cell, part in x.groupby(level="cell", sort=True):
         yield int(cell), part.droplevel("cell").unstack(["lineup", "strategy"])
-
-
-def paired_difference(d: np.ndarray, bounds: tuple[float, float] | None = None,
-                      confidence: float = CONFIDENCE) -> tuple[float, float, float, float]:
-    """Mean of paired differences (one per deal), its interval and the two-sided p-value of 0.
-
-    ``bounds``: the differences are of shares (win rates: (-1, 1)): the boundary-safe interval
-    of simcards.stats.share_interval on that range and the test it inverts (share_pvalue), so
-    they agree. Else (lengths) the t interval and t-test (statsmodels' DescrStatsW's numbers).
-    Where every difference is the same number c there is no spread to test: p is the exact sign
-    test's (scipy's binomtest of the signs: five equal non-zero differences give 0.0625, none
-    gives 1), the interval the exact one of that many deals on the bounded range (a point for
-    lengths)."""
-    mean, low, high, p = paired_differences([d], bounds, confidence)
-    return float(mean[0]), float(low[0]), float(high[0]), float(p[0])
-
-
-def paired_differences(ds, bounds: tuple[float, float] | None = None, confidence: float = CONFIDENCE
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``paired_difference`` of many series at once: (means, lows, highs, p-values) arrays."""
-    ds = [np.asarray(d, float) for d in ds]
-    n = np.array([len(d) for d in ds], float)
-    mean = np.array([d.mean() if len(d) else np.nan for d in ds])
-    sd = np.array([d.std(ddof=1) if len(d) > 1 else 0.0 for d in ds])
-    constant = np.array([len(d) > 0 and float(np.ptp(d)) == 0.0 for d in ds])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = np.where(n > 1, sd / np.sqrt(n), 0.0)
-    if bounds is not None:
-        low, high = share_interval(mean, se, n, confidence, *bounds)
-        p = share_pvalue(mean, se, n, 0.0, "two-sided", *bounds)
-    else:
-        from scipy.special import stdtr, stdtrit
-        df = np.maximum(n - 1, 1)
-        half = stdtrit(df, 0.5 + confidence / 2) * se
-        low, high = mean - half, mean + half
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = 2 * stdtr(df, -np.abs(mean) / se)
-        p = np.where((n > 1) & (se > 0), p, np.nan)
-    if constant.any():
-        from scipy.stats import binomtest
-        for i in np.flatnonzero(constant):
-            p[i] = 1.0 if mean[i] == 0 else float(binomtest(int(n[i]), int(n[i]), 0.5).pvalue)
-    return mean, np.asarray(low, float), np.asarray(high, float), np.asarray(p, float)
 
 
 def adjusted_intervals(out: pd.DataFrame, p: str, diffs: dict, method: str = inference.PAIR_CORRECTION,
@@ -730,34 +686,6 @@ def intervals(exp: Experiment, strategies: pd.DataFrame, seats: pd.DataFrame, pa
             recs.append({"what": f"card {row.card}: not dealt", "cells": main,
                          "half_width": max(row.rate_not - row.not_low, row.not_high - row.rate_not)})
     return pd.DataFrame(recs, columns=["what", "cells", "half_width"])
-
-
-def analyse(frame: pd.DataFrame, exp: Experiment, with_rating: bool = True,
-            extra: dict[int, inference.Moments] | None = None, sampling: Sampling | None = None) -> Results:
-    """Every statistic; ``with_rating=False`` (the precision loop) skips what it does not need.
-    ``extra``/``sampling``: the deals a sequential verdict played beyond the frame (their moments,
-    per cell) and how (simcards.report.sequential); they enter the seat table and the verdict."""
-    from simcards.report.designer import designer_metrics
-    from simcards.report.sweep import sweep_effects
-    strategies = strategy_rates(frame, exp)
-    seats = seat_rates(frame, exp, extra)
-    pairs = pairwise(frame, exp)
-    cards = card_balance(frame, exp)
-    lengths = game_lengths(frame, exp)
-    length_table = length_summary(lengths, exp)
-    sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
-    found, seat_tests = verdicts(frame, exp, seats, extra, sampling) if with_rating else ([], None)
-    return Results(
-        strategies=strategies, seats=seats, pairs=pairs, crn=crn_summary(pairs),
-        rating=rating(frame, exp) if with_rating else None,
-        h2h=head_to_head(frame, exp) if with_rating else (pd.DataFrame(), pd.DataFrame()),
-        lengths=lengths, length_table=length_table, cards=cards,
-        sweep=sweep_effects(frame, exp) if with_rating else None,
-        intervals=intervals(exp, strategies, seats, pairs, cards),
-        verdicts=found, seat_tests=seat_tests,
-        disagreements=strategy_disagreements(frame, exp, extra, sampling) if with_rating else None,
-        sampling=sampling,
-        designer=designer_metrics(frame, exp, length_table) if with_rating else None)
 
 
 def games_needed(iv: pd.DataFrame, games: dict[int, int], target: float) -> dict[int, int]:

@@ -48,13 +48,13 @@ def register(command) -> None:
             raise SimcardsError("missing experiment file: expected experiments/NAME.toml, or --compare A B")
 
         from simcards.report.run import run_experiment
-        from simcards.runner import backend_for
-        from simcards.validate import check_optional_counts
+        from simcards.run.runner import backend_for
+        from simcards.contract.validate import check_optional_counts
         check_optional_counts(thread_count=threads, worker_count=workers)
         if resume and run_dir is None:
             raise SimcardsError("--resume needs --run-dir, the folder of the report's runs")
         backend = backend_for(cluster, threads, workers)
-        from simcards.waits import progress_bar
+        from simcards.run.waits import progress_bar
         err = Console(stderr=True)
         with progress_bar(err, 0) as bar:
             folder = run_experiment(experiment, precision=precision, out_dir=out_dir, threads=threads,

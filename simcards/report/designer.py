@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.report.experiment import MAIN, Experiment
-from simcards.stats import mean_interval
+from simcards.statistics.intervals import mean_interval
 
 #: A game's own score column and whether more is better (lives, points, keys, penalty points).
 SCORES = {"lives": 1, "points": 1, "keys": 1, "penalty": -1}

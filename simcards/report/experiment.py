@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcards.designs import rotated_lineups
-from simcards import params as sparams
+from simcards.run.designs import pool_lineups, rotated_lineups
+from simcards.compiled import params as sparams
 from simcards.errors import SimcardsError, choices
-from simcards.registry import GameSpec, get_game
-from simcards.rng import MAX_SEED
+from simcards.contract.registry import GameSpec, get_game
+from simcards.contract.strategy_registry import is_search
+from simcards.compiled.rng import MAX_SEED
 
 TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precision", "max_games",
             "max_minutes", "tolerance", "alpha", "power", "looks", "seconds_per_turn", "seconds", "skill",
@@ -252,22 +253,6 @@ def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return rotated_lineups(lineup)
 
 
-def pool_lineups(pool: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
-    """A tournament of ``pool`` at ``n`` players, balanced over seats and neighbours.
-
-    With at least n strategies: every set of n distinct strategies, each in every
-    seat order of the design (all orders up to 4 players, Williams above). With
-    fewer: the pool repeated to fill the n seats, in the design's seat orders.
-    """
-    k = len(pool)
-    if k >= n:
-        out: list[tuple[str, ...]] = []
-        for combo in itertools.combinations(pool, n):
-            out += rotations(tuple(combo))
-        return out
-    return rotations(tuple(pool[seat % k] for seat in range(n)))
-
-
 def lineups_for(exp: Experiment, n: int) -> tuple[list[tuple[str, ...]], list[bool]]:
     lineups: list[tuple[str, ...]] = []
     mirror: list[bool] = []
@@ -281,7 +266,7 @@ def lineups_for(exp: Experiment, n: int) -> tuple[list[tuple[str, ...]], list[bo
     for s in exp.mirror:
         add((s,) * n, True)
     if exp.pool:
-        for lineup in pool_lineups(exp.pool, n):
+        for lineup in (seated for drawn in pool_lineups(exp.pool, n) for seated in rotations(drawn)):
             add(lineup, len(set(lineup)) == 1, repeat=len(set(lineup)) > 1)
     for lineup in exp.explicit:
         if len(lineup) == n:
@@ -349,7 +334,7 @@ def auto_mirrors(path: Path, spec: GameSpec, known: dict) -> tuple[tuple[str, ..
         # a mirror plays every seat of thousands of games: heuristics only, never a search
         # player (its strength enters the report through the skill index instead)
         ratings = [r for r in json.loads(summary.read_text()).get("records", [])
-                   if r["kind"] == "rating" and not _searches(known, r["name"])]
+                   if r["kind"] == "rating" and is_search(known, r["name"]) is False]
         if ratings:
             best = max(ratings, key=lambda r: r["estimate"])["name"]
             note = (f"strongest heuristic of the last tournament ({summary.parent.name}) and random")
@@ -360,20 +345,9 @@ def auto_mirrors(path: Path, spec: GameSpec, known: dict) -> tuple[tuple[str, ..
     return names, note
 
 
-def _searches(known: dict, name: str) -> bool:
-    """A search player, or a name this version does not know: a strategy with a ``budget``
-    parameter costs milliseconds a decision."""
-    info = known.get(sparams.split(name)[0])
-    if info is None:
-        return True
-    if info.alias:
-        info = known.get(sparams.split(info.alias)[0], info)
-    return any(p.name == "budget" for p in info.params)
-
-
 def parse_experiment(path: Path, text: str) -> Experiment:
     """Validate an experiment's TOML text; ``path`` names it in every error."""
-    from simcards.strategy_registry import strategies_for
+    from simcards.contract.strategy_registry import strategies_for
     check = _Checker(path)
     try:
         data = tomllib.loads(text)
@@ -387,7 +361,7 @@ def parse_experiment(path: Path, text: str) -> Experiment:
         raise check.fail("game", "missing", "a game name from `simcards games`")
     if not isinstance(data["game"], str):
         raise check.fail("game", f"bad value {data['game']!r}", "a game name from `simcards games`")
-    from simcards.registry import games
+    from simcards.contract.registry import games
     known_games = games()
     if data["game"] not in known_games:
         raise check.fail("game", f"unknown game {data['game']!r}", choices(known_games))

@@ -38,7 +38,7 @@ import pandas as pd
 import statsmodels.api as sm
 from statsmodels.stats.multitest import multipletests
 
-from simcards.stats import CONFIDENCE, share_interval, share_pvalue
+from simcards.statistics.intervals import CONFIDENCE, share_interval, share_pvalue
 
 #: Bootstrap resamples of deals for the rating intervals.
 BOOTSTRAP = 40

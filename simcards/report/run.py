@@ -20,14 +20,15 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.frame import write_parquet
+from simcards.run.frame import write_parquet
 from simcards.outputs import (FOLDER_LOCK, check_output_folder, finish_output_folder, holding_locks,
                               take_lock, write_file, write_text)
-from simcards.report.analysis import Results, analyse, games_needed
+from simcards.report.analysis import Results, games_needed
+from simcards.report.results import analyse
 from simcards.report.experiment import Experiment, load_experiment
-from simcards.batch import Batch, prepare
-from simcards.run_folder import MANIFEST, Interrupted, lineup_folder, stored_chunk_size
-from simcards.runner import RunSpec, ThreadBackend, execute
+from simcards.run.batch import Batch, prepare
+from simcards.run.run_folder import MANIFEST, Interrupted, lineup_folder, stored_chunk_size
+from simcards.run.runner import RunSpec, ThreadBackend, execute
 
 Log = Callable[[str], None]
 REPORT_FILES = ("results.parquet", "config.json", "report.md", "index.html", "summary.json")
@@ -218,7 +219,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
     import scipy
     import statsmodels
 
-    import simcards
+    from simcards.package import __version__
     exp = run.exp
     offsets, k, lineups = {}, 0, []
     for cell in exp.cells:
@@ -228,7 +229,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
                             "mirror": cell.mirror[i]})
         k += len(cell.lineups)
     return {
-        "simcards_version": simcards.__version__,
+        "simcards_version": __version__,
         "experiment": exp.to_dict(),
         "experiment_source": exp.source,
         "precision": run.precision,

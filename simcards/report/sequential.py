@@ -57,7 +57,7 @@ def play_moments(exp: Experiment, cell: Cell, layout: inference.Layout, start: i
     """Deals start..start+count-1 of the line-ups the cell's verdict reads, as moments of their
     deal vectors: every chunk's kernel records become win shares and finished flags where they
     are played (the backend's ``put``), added into per-deal arrays, no frame built."""
-    from simcards.runner import RunSpec
+    from simcards.run.runner import RunSpec
     total: inference.Moments | None = None
     n = cell.players
     for lo in range(start, start + count, SUB_ROUND):

@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from simcards.designs import rotated_lineups
+from simcards.run.designs import rotated_lineups
 from simcards.report.experiment import Experiment
 
 RANDOM = "random"
@@ -54,7 +54,7 @@ def skill_strategy(exp: Experiment) -> str | None:
         return None
     if exp.skill not in (None, "auto"):
         return str(exp.skill)
-    from simcards.strategy_registry import strategies_for
+    from simcards.contract.strategy_registry import strategies_for
     known = {n for n, i in strategies_for(exp.spec).items() if not i.problem}
     if RANDOM not in known or not exp.mirror:
         return None
@@ -71,19 +71,16 @@ def lineup(strong: str, players: int) -> tuple[str, ...]:
 
 def skill_deals(exp: Experiment, strong: str) -> int:
     """The experiment's games per line-up, at most SEARCH_DEALS for a searching player."""
-    from simcards.params import split
-    from simcards.strategy_registry import strategies_for
-    info = strategies_for(exp.spec).get(split(strong)[0])
-    searches = info is not None and any(p.name == "budget" for p in info.params)
-    return min(exp.games, SEARCH_DEALS) if searches else exp.games
+    from simcards.contract.strategy_registry import is_search, strategies_for
+    return min(exp.games, SEARCH_DEALS) if is_search(strategies_for(exp.spec), strong) else exp.games
 
 
 def play_skill(exp: Experiment, threads: int | None = None, backend=None,
                progress: Callable[[int], None] | None = None) -> pd.DataFrame | None:
     """The skill games of every main player count: ``skill_deals`` deals, each with the strong
     seat in every position, on the experiment's seed (the same deals as its main cells)."""
-    from simcards.rotation import execute_rotated
-    from simcards.runner import RunSpec, ThreadBackend
+    from simcards.run.rotation import execute_rotated
+    from simcards.run.runner import RunSpec, ThreadBackend
     strong = skill_strategy(exp)
     if strong is None:
         return None
@@ -140,7 +137,7 @@ def skill_table(games: pd.DataFrame | None, exp: Experiment, verdicts: list) -> 
     interval, the fair share (net of unfinished games), the skill index as a log-odds gap
     (``logodds``, ``logodds_low``, ``logodds_high``) and in Elo points (``elo``...), and the
     first seat's edge under each mirror. ``variance_share`` is kept for older readers only."""
-    from simcards.stats import mean_interval
+    from simcards.statistics.intervals import mean_interval
     if games is None or games.empty:
         return None
     strong = skill_strategy(exp)

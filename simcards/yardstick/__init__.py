@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcards.cache_folder import made_kernel_dir, yardstick_program
+from simcards.compiled.cache_folder import made_kernel_dir, yardstick_program
 from simcards.errors import SimcardsError
 
 #: The optimisation flags, the same for every build; ``-march=native``: the yardstick is what
@@ -58,7 +58,7 @@ class Yardstick:
 
     @property
     def spec(self):
-        from simcards.registry import get_game        # (the registry imports every game)
+        from simcards.contract.registry import get_game        # (the registry imports every game)
         return get_game(self.game)
 
     @property

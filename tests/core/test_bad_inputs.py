@@ -172,7 +172,7 @@ def test_experiment_file_bad_input(tmp_path, content, words):
 
 
 def test_the_memory_check_asks_the_system_only_for_rows_that_might_not_fit(monkeypatch):
-    from simcards import validate
+    from simcards.run import memory as validate     # the memory checks' home (simcards.validate before)
     spec = simcards.get_game("five-alive")
     per_game = validate.row_bytes(spec, 4)
     small = validate.SURELY_FREE // per_game            # rows that surely fit

@@ -112,7 +112,7 @@ except simcards.SimcardsError as exc:
     assert out.startswith("ERROR") and "high_first.py changed" in out and "restart" in out
 
 
-@pytest.mark.parametrize("name", ["rng.py", "borrow.py", "kernels.py", "games/five_alive/view.py",
+@pytest.mark.parametrize("name", ["compiled/rng.py", "compiled/borrow.py", "codegen/kernels.py", "games/five_alive/view.py",
                                   "games/five_alive/fast.py"])
 def test_the_kernel_key_covers_the_engine_layer(name):
     from simcards.kernels import dependencies

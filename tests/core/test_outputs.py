@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simcards import outputs
+from simcards.run import run_folder
 from simcards.cli import app
 from simcards.errors import SimcardsError
 
@@ -89,7 +90,7 @@ def test_run_dir_force_removes_only_the_runs_files(tmp_path):
 def test_clear_run_folder_refuses_a_foreign_manifest(tmp_path):
     (tmp_path / "manifest.json").write_text('{"something": "else"}')
     with pytest.raises(SimcardsError, match="not a simcards manifest"):
-        outputs.clear_run_folder(tmp_path)
+        run_folder.clear_run_folder(tmp_path)
     assert (tmp_path / "manifest.json").exists()
 
 

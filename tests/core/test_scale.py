@@ -30,7 +30,7 @@ def test_threads_and_chunks_give_the_same_frame(reference_frame):
 def test_a_run_validates_its_strategies_once_and_its_chunks_reuse_it(reference_frame, monkeypatch):
     """``RunSpec.create`` prepares the batch (every check and strategy file) and the chunks play
     that batch; a run spec made elsewhere (a Dask worker's, a resumed run's) prepares its own."""
-    import simcards.runner as runner
+    import simcards.run.spec as runner     # where RunSpec and its batches live (simcards.runner before)
     calls = []
     real = runner.prepare
     monkeypatch.setattr(runner, "prepare", lambda *a, **k: calls.append(a) or real(*a, **k))

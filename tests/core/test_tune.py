@@ -11,17 +11,19 @@ import simcards
 import simcards.rotation
 from simcards.cli import app
 from simcards.errors import SimcardsError
-from simcards.tune import TuneConfig, deal_scores, pool_lineups, tune, write_results
+from simcards.run.designs import pool_lineups
+from simcards.tune import TuneConfig, deal_scores, tune, write_results
 
 runner = CliRunner()
 
 
 def test_pool_lineups_give_every_member_the_same_share():
-    lineups = pool_lineups("x", ["a", "b", "c", "d", "e"], 4)
+    lineups = pool_lineups(["a", "b", "c", "d", "e"], 4, lead="x")      # tune's: windows
     assert len(lineups) == 5 and all(u[0] == "x" for u in lineups)
     counts = pd.Series([s for u in lineups for s in u[1:]]).value_counts()
     assert set(counts) == {3}
-    assert pool_lineups("x", ["a"], 3) == [["x", "a", "a"]]
+    assert pool_lineups(["a"], 3, lead="x") == [("x", "a", "a")]
+    assert pool_lineups(["a", "b", "c"], 3, lead="x") == [("x", "a", "b"), ("x", "b", "c"), ("x", "c", "a")]
 
 
 def test_deal_scores_are_common_deals_net_of_seat():

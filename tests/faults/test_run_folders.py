@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from simcards import outputs
+from simcards.run import run_folder
 from simcards.errors import SimcardsError
 from simcards.run_folder import MANIFEST, PARTS, part_name, record_name
 from simcards.runner import RunSpec, ThreadBackend, execute
@@ -176,7 +177,7 @@ def test_an_old_manifest_is_refused_with_the_way_out(tmp_path):
     (folder / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(SimcardsError, match="older simcards .* start it again with --force"):
         execute(spec(), ThreadBackend(1), run_dir=folder, resume=True)
-    removed = outputs.clear_run_folder(folder)          # what --force does first
+    removed = run_folder.clear_run_folder(folder)          # what --force does first
     assert {p.name for p in removed} >= {MANIFEST, part_name(0, False), record_name(3)}
     execute(spec(), ThreadBackend(1), run_dir=folder)
 
@@ -190,7 +191,7 @@ def test_parts_without_a_manifest_are_never_relabelled_with_another_seed(tmp_pat
         with pytest.raises(SimcardsError, match="parts without a manifest"):
             execute(spec(seed=9), ThreadBackend(1), run_dir=folder, resume=resume)
     assert len(os.listdir(folder / PARTS)) == 2 * (N // CHUNK)     # nothing removed
-    outputs.clear_run_folder(folder)                                # --force
+    run_folder.clear_run_folder(folder)                                # --force
     assert os.listdir(folder / PARTS) == []
     same_frame(execute(spec(seed=9), ThreadBackend(1), run_dir=folder), execute(spec(seed=9), ThreadBackend(1)))
 

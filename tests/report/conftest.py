@@ -46,8 +46,8 @@ def write(folder: Path, name: str, text: str) -> Path:
 @pytest.fixture(scope="session")
 def cli_app():
     """A fresh typer app with ``report`` registered through simcards.cli.command (until the lead
-    adds the line in simcards/cli.py, the command is reached this way)."""
-    import simcards.cli as cli
+    adds the line in simcards/cli/__init__.py, the command is reached this way)."""
+    import simcards.cli.base as cli     # the module whose ``app`` the ``command`` decorator fills
     from simcards.report.cli import register
     saved = cli.app
     app = typer.Typer()

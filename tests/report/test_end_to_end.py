@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import simcards
 from simcards.errors import SimcardsError
-from simcards.report.analysis import analyse
+from simcards.report.results import analyse
 from simcards.report.experiment import load_experiment, parse_experiment
 from simcards.report.run import play
 from simcards.stats import share_interval

@@ -9,7 +9,8 @@ import pytest
 
 from simcards.errors import SimcardsError
 from simcards.report.analysis import pairwise, seat_rates, strategy_rates
-from simcards.report.experiment import load_experiment, pool_lineups, rotations
+from simcards.report.experiment import load_experiment, rotations
+from simcards.run.designs import pool_lineups
 
 BASE = '''game = "five-alive"
 players = [3]
@@ -79,7 +80,7 @@ def test_resolved_cells(tmp_path):
 @pytest.mark.parametrize("pool,n", [(("a", "b"), 3), (("a", "b"), 4), (("a", "b", "c", "d"), 3),
                                     (("a", "b", "c"), 3), (("a", "b", "c"), 7)])
 def test_pool_lineups_balanced_over_seats(pool, n):
-    lineups = pool_lineups(pool, n)
+    lineups = [seated for drawn in pool_lineups(pool, n) for seated in rotations(drawn)]   # a report's
     for name in pool:   # every strategy equally often in every seat
         counts = Counter(seat for lineup in lineups for seat, s in enumerate(lineup) if s == name)
         assert len(counts) == n and len(set(counts.values())) == 1

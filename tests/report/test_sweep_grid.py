@@ -9,7 +9,8 @@ import pytest
 import scipy.stats
 from statsmodels.stats.multitest import multipletests
 
-from simcards.report.analysis import analyse, lineup_offsets
+from simcards.report.analysis import lineup_offsets
+from simcards.report.results import analyse
 from simcards.report.experiment import load_experiment
 from simcards.report.run import play, write_report
 

@@ -81,7 +81,7 @@ def test_the_sequential_verdict_plays_deals_until_decided_or_capped(tmp_path):
     assert s is not None and s.alpha_look == pytest.approx(0.05 / 3) and 1 <= s.looks_taken <= 3
     assert run.verdict_deals[0] > 200 and run.verdict_deals[0] <= 3000
     assert run.verdict_extra[0].n == run.verdict_deals[0] - 200
-    from simcards.report.analysis import analyse
+    from simcards.report.results import analyse
     res = analyse(run.frame, exp, extra=run.verdict_extra, sampling=s)
     assert {v.deals for v in res.verdicts} == {run.verdict_deals[0]}
     seats = res.seats[res.seats["cell"] == 0]

@@ -1,6 +1,6 @@
 """Bombs Away (Aviad Shani): seed 003, rules in docs/rules/bombs-away.md."""
 from simcards.games.bombs_away import rules
-from simcards.registry import GameSpec, register
+from simcards.contract.registry import GameSpec, register
 
 SPEC = register(GameSpec.from_rules(
     rules,

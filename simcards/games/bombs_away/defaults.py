@@ -13,7 +13,7 @@ the names strategies combine them by.
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
+from simcards.compiled.config import NJIT_OPTIONS
 from simcards.games.bombs_away.rules import (ACE, EIGHT, JACK, JOKER, KING, N_KINDS, QUEEN, SIX,
                                              TEN, VALUE)
 from simcards.games.bombs_away.view import allowed, card, duel_from, n_players, points, victim

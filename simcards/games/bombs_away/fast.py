@@ -68,8 +68,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import (bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key,
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.compiled.engine import (bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key,
                              take_top)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
@@ -87,7 +87,7 @@ from simcards.games.bombs_away.view import (
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
     S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_FIXED, S_STOCK_N, S_TENS, S_TURN_CAP, S_TURNS,
     S_UNFINISHED, S_VICTIM, SEAT_BITS, KIND_BITS, DECISION_BITS, STATE_SIZE, View)
-from simcards.rng import rand_below, shuffle_top
+from simcards.compiled.rng import rand_below, shuffle_top
 
 DONE = -1
 _FIRST_GAME_FIELD = S_DIRECTION   # start_game resets everything from here on (not the rules)...

@@ -44,9 +44,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import MEMORY_SLOTS, copy_into
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.link_only import linked
+from simcards.compiled.engine import MEMORY_SLOTS, copy_into
 from simcards.games.bombs_away.fast import (
     PH_ANSWER, PH_EXTRA, PH_NAME_ANSWER, PH_NAME_EIGHT, PH_NAME_JOKER, PH_PLAY, PH_TARGET_FIVE,
     PH_TARGET_NINE, PH_TARGET_VICTIM, PH_TURN)
@@ -56,7 +56,7 @@ from simcards.games.bombs_away.view import (
     A_DEALT, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_PILE_COUNTS, A_REDEAL, A_SCRATCH,
     A_STOCK, A_VOID, K, KNOWN_ROW, MEMORY, REDEAL_SIZE, ROOM, S_ASKING, S_DUEL_FROM, S_KIND, S_N, S_PHASE,
     S_STOCK_FIXED, S_STOCK_N)
-from simcards.rng import rand_below
+from simcards.compiled.rng import rand_below
 
 _COUNTS = np.array(KIND_COUNTS, np.int64)
 #: deals drawn again when a constrained hand runs short, before inference 2 is dropped

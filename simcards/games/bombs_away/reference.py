@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
+from simcards.compiled.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
                              next_living_py, ranks_py, take_top_py)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
@@ -42,7 +42,7 @@ from simcards.games.bombs_away.view import (
     S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
     S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
-from simcards.rng import STREAM_DEAL, PyRandom
+from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 NAMEABLE = list(range(FIRST_NAME, LAST_NAME + 1))   # 9, 10, J, Q, K, A
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption
-from simcards.registry import Decision
+from simcards.contract.options import RuleOption
+from simcards.contract.registry import Decision
 
 GAME = "bombs-away"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5

@@ -22,10 +22,10 @@ from collections import namedtuple
 
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import memory_accessors, memory_block, nth_bit_small
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import memory_accessors, memory_block, nth_bit_small
 from simcards.games.bombs_away.rules import DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS
-from simcards.layout import Layout
+from simcards.compiled.layout import Layout
 
 K = N_KINDS
 #: Seats are 0..MAX_PLAYERS - 1 and kinds 0..K - 1: read as ``seat & SEAT_BITS`` and

@@ -1,6 +1,6 @@
 """Crazy Eights (public domain): rules in docs/rules/crazy-eights.md."""
 from simcards.games.crazy_eights import rules
-from simcards.registry import GameSpec, register
+from simcards.contract.registry import GameSpec, register
 
 SPEC = register(GameSpec.from_rules(
     rules,

@@ -5,8 +5,8 @@ follow it next time. Most strategies only say which card to play.
 """
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
-from simcards.engine import bit_count
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.compiled.engine import bit_count
 from simcards.games.crazy_eights.rules import N_RANKS, N_SUITS, _SUIT0
 from simcards.games.crazy_eights.view import hand
 

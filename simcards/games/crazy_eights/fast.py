@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, bit_count, lowest_bit, take_top
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.compiled.engine import MEMORY_SLOTS, bit_count, lowest_bit, take_top
 from simcards.games.crazy_eights.rules import (
     DRAW, EIGHT, EIGHTS, MAX_PLAYERS, N_CARDS, N_RANKS, N_SUITS, NAME_SUIT, P_DRAW_ONE, P_HAND,
     P_RESHUFFLE, P_TARGET, P_TURN_CAP, PASS, PH_DREW, PH_PLAY, PH_SUIT, PLAY, RANK_POINTS,

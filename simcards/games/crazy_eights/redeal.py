@@ -30,14 +30,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.crazy_eights.fast import _legal
 from simcards.games.crazy_eights.rules import FULL_DECK, MAX_PLAYERS, N_CARDS
 from simcards.games.crazy_eights.view import (CUR, HAND_N, HANDS, LACKS, LEGAL, MEMORY, N, OVER,
                                               PILE_MASK, STOCK, STOCK_FIXED, STOCK_N)
-from simcards.link_only import linked
-from simcards.rng import shuffle_range
+from simcards.compiled.link_only import linked
+from simcards.compiled.rng import shuffle_range
 
 _ONE = np.int64(1)
 _FULL = np.int64(FULL_DECK)

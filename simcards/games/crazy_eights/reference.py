@@ -16,13 +16,13 @@ from bisect import insort
 
 import numpy as np
 
-from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
+from simcards.compiled.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
 from simcards.errors import IllegalMove
 from simcards.games.crazy_eights import view as V
 from simcards.games.crazy_eights.rules import (
     CARD_NAMES, DRAW, EIGHT, N_CARDS, N_SUITS, NAME_SUIT, PASS, PH_DREW, PH_PLAY, PH_SUIT, PLAY,
     SUIT_WORDS, dealt, playable, points, rank, rank_mask, suit, suit_mask, EIGHTS)
-from simcards.rng import STREAM_DEAL, PyRandom
+from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 #: rule 11: a rank key is the score, then the fewer points held
 KEY_SCALE = 1 << 12

@@ -17,11 +17,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.crazy_eights.rules import (DRAW, EIGHT, MAX_PLAYERS, N_CARDS, N_RANKS, PASS,
                                                PH_SUIT)
-from simcards.layout import Layout
+from simcards.compiled.layout import Layout
 
 #: Seats are 0..MAX_PLAYERS - 1: read as ``seat & SEAT_BITS`` (no value changes), they tell numba
 #: that an index s[X + seat] is not negative, and it leaves out the wrap-around code.

@@ -1,6 +1,6 @@
 """Five Alive ("21" with the Killer card): seeds 000 and 001, rules in docs/rules/five-alive.md."""
 from simcards.games.five_alive import rules
-from simcards.registry import GameSpec, register
+from simcards.contract.registry import GameSpec, register
 
 SPEC = register(GameSpec.from_rules(
     rules,

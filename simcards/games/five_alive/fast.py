@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.compiled.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
     NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_SEAT_LIVES, P_TURN_CAP, PASS, PLAY,
@@ -40,7 +40,7 @@ from simcards.games.five_alive.view import (
     LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
     RANK_KEYS, ROUNDS, SEAT_LIVES, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View,
     state_size)
-from simcards.rng import shuffle_range
+from simcards.compiled.rng import shuffle_range
 
 DONE = -1
 #: The engine's own functions: no wrappers, no reference counting (simcards.config says why).

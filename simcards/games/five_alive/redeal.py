@@ -34,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import MEMORY_SLOTS, copy_into
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.link_only import linked
+from simcards.compiled.engine import MEMORY_SLOTS, copy_into
 from simcards.games.five_alive.fast import (
     _give, _legal_mask, _link_seats, _shuffle, _sort_deck, hand)
 from simcards.games.five_alive.rules import MAX_PLAYERS, N_KINDS

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
+from simcards.compiled.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mask_py, load_memory,
                              next_living_py, ranks_py)
 from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
     CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PLAY, REDEAL, REVERSE,
     SEAT_LIVES_OPTIONS, SET0, SET10, SET21, SKIP, deck_counts, starting_lives)
 from simcards.errors import IllegalMove
-from simcards.rng import STREAM_DEAL, PyRandom
+from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 
 class Game:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption, check_deal
-from simcards.registry import Decision
+from simcards.contract.options import RuleOption, check_deal
+from simcards.contract.registry import Decision
 
 GAME = "five-alive"
 MIN_PLAYERS, MAX_PLAYERS = 2, 7  # the state layout (view.py) has room for 7 seats

@@ -22,10 +22,10 @@ from collections import namedtuple
 
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.five_alive.rules import MAX_DECK, MAX_PLAYERS, N_KINDS
-from simcards.layout import Layout
+from simcards.compiled.layout import Layout
 
 # ---- layout of the state array s
 LAYOUT = Layout("five-alive")

@@ -1,6 +1,6 @@
 """Thirty-One with keys: seed 002, rules in docs/rules/thirty-one.md."""
 from simcards.games.thirty_one import rules
-from simcards.registry import GameSpec, register
+from simcards.contract.registry import GameSpec, register
 
 SPEC = register(GameSpec.from_rules(
     rules,

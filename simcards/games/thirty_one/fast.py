@@ -44,8 +44,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import MEMORY_SLOTS, lowest_bit, rank_from_key, take_top
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.compiled.engine import MEMORY_SLOTS, lowest_bit, rank_from_key, take_top
 from simcards.games.thirty_one.rules import (
     ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
     P_BANK, P_KEYS, P_ROUND_CAP, P_SEAT_KEYS, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE,
@@ -58,7 +58,7 @@ from simcards.games.thirty_one.view import (
     STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
     VOTER, VOTES, View, in_other, in_sets, other_base)
-from simcards.rng import shuffle_top
+from simcards.compiled.rng import shuffle_top
 
 DONE = -1
 #: Per-seat blocks of the snapshot, in order, after the SNAPSHOT_HEAD scalars.

@@ -49,16 +49,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.link_only import linked
+from simcards.compiled.engine import MEMORY_SLOTS, bit_count, copy_into, lowest_bit
 from simcards.games.thirty_one.fast import _list_turn, _list_vote, hand_code
 from simcards.games.thirty_one.rules import ACCEPT, HAND, MAX_PLAYERS, N_CARDS, PH_VOTE, PROPOSE
 from simcards.games.thirty_one.view import (
     AS_IT_LIES, CUR, DEALT, DISCARD_MASK, HANDS, HELD, LAST_MOVE, LEGAL_GIVE, LEGAL_OTHER,
     LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, REDEAL, STOCK, STOCK_FIXED, STOCK_KNOWN,
     STOCK_KNOWN_ORDER, STOCK_N, VOTER, VOTES)
-from simcards.rng import rand_below, shuffle_range
+from simcards.compiled.rng import rand_below, shuffle_range
 
 #: Soft bounds of the opponent model (values, a 32 as 0): a proposer holds at least
 #: PROPOSE_MIN, a seat that accepted the proposal under way at least ACCEPT_MIN. The

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
+from simcards.compiled.engine import MEMORY_SLOTS, load_memory, ranks_py, take_top_py
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import (
     ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, DECISIONS, HAND, KNOCK, MAX_PLAYERS,
@@ -25,7 +25,7 @@ from simcards.games.thirty_one.rules import (
     TURN, VOTE, one_suit, score, showdown_value, starting_bank, starting_keys, swap_move)
 from simcards.games.thirty_one.view import View
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
-from simcards.rng import STREAM_DEAL, PyRandom
+from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 PHASE_TURN, PHASE_VOTE, PHASE_DEAL = PH_TURN, PH_VOTE, PH_DEAL
 

@@ -15,8 +15,8 @@ from itertools import combinations, permutations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption
-from simcards.registry import Decision
+from simcards.contract.options import RuleOption
+from simcards.contract.registry import Decision
 
 GAME = "thirty-one"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4

@@ -24,11 +24,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.thirty_one.rules import (ACCEPT, HAND, KNOCK, MAX_PLAYERS, N_CARDS, PASS,
                                              PH_VOTE, REFUSE, SWAP_BASE)
-from simcards.layout import Layout
+from simcards.compiled.layout import Layout
 
 #: A swap is give * SWAP_BASE + take: give = move >> SWAP_BITS, take = move & (SWAP_BASE - 1).
 SWAP_BITS = 6

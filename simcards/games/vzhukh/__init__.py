@@ -1,6 +1,6 @@
 """Vzhukh ("Вжух!"): seed 004, rules in docs/rules/vzhukh.md."""
 from simcards.games.vzhukh import rules
-from simcards.registry import GameSpec, register
+from simcards.contract.registry import GameSpec, register
 
 SPEC = register(GameSpec.from_rules(
     rules,

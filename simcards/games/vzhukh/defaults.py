@@ -6,7 +6,7 @@ most strategies attack this way and only say how they defend.
 """
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.games.vzhukh.rules import ATTACK, N_NUMBERS, encode_move
 from simcards.games.vzhukh.view import held
 

@@ -47,8 +47,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import kinds_mask, rank_from_key
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
+from simcards.compiled.engine import kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
     MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
@@ -60,7 +60,7 @@ from simcards.games.vzhukh.view import (
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_PENALTY, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N,
     TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, barred_after, state_size)
-from simcards.rng import shuffle_range_ahead
+from simcards.compiled.rng import shuffle_range_ahead
 
 DONE = -1
 SNAPSHOT_HEAD = 15               # scalars at the start of a snapshot (see snapshot)

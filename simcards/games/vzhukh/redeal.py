@@ -58,16 +58,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import MEMORY_SLOTS, copy_into
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.link_only import linked
+from simcards.compiled.engine import MEMORY_SLOTS, copy_into
 from simcards.games.vzhukh.fast import _legal, fill_tables, hand, legal_row
 from simcards.games.vzhukh.rules import MAX_HAND, MAX_PLAYERS, N_KINDS, N_NUMBERS
 from simcards.games.vzhukh.view import (
     BARRED, BARRED_KINDS, BARRED_NUMBERS, BARRED_SHIFT, CUR, DEALT, DECK, DISCARD, ENDING,
     HAND_N, HAND_STRIDE, LEGAL_STRIDE, MEMORY, N, OVER, PHASE, RANK_KEYS, REDEAL, REDEAL_SIZE,
     STACK_KIND, STACK_N, STOCK, STOCK_N, COUNTS)
-from simcards.rng import shuffle_range
+from simcards.compiled.rng import shuffle_range
 
 #: deals drawn before a constrained seat is filled regardless of what it is known not to hold
 TRIES = 16

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, ranks_py
+from simcards.compiled.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, ranks_py
 from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM,
     N_KINDS, N_NUMBERS, ROUNDS, SEAT_PENALTY_OPTIONS, TRANSFER, VOILA, VZHUKH, deck_counts,
     describe_move, encode_move, starting_penalty)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
-from simcards.rng import STREAM_DEAL, PyRandom
+from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 JOKERS = (VOILA, KRABLE, VZHUKH)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
+from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.errors import SimcardsError
-from simcards.options import RuleOption, check_deal
-from simcards.registry import Decision
+from simcards.contract.options import RuleOption, check_deal
+from simcards.contract.registry import Decision
 
 GAME = "vzhukh"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

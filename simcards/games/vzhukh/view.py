@@ -21,11 +21,11 @@ from collections import namedtuple
 
 from numba import njit
 
-from simcards.config import NJIT_OPTIONS
-from simcards.engine import bit_count, memory_accessors, memory_block, nth_bit
+from simcards.compiled.config import NJIT_OPTIONS
+from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.vzhukh.rules import (MAX_COUNT, MAX_PLAYERS, MAX_STACK_SUM, N_KINDS, N_MOVES,
                                          N_NUMBERS, ROUNDS)
-from simcards.layout import Layout
+from simcards.compiled.layout import Layout
 
 #: a hand's row is N_KINDS counts padded to a power of two, so that hand(p) is a shift
 HAND_SHIFT = 4
