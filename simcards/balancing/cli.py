@@ -148,9 +148,14 @@ def register(command) -> None:
                                 time_change, minutes, skill_floor, list(rule or ()))
             cfg = balance_config(parse_experiment(Path(folder) / "balance.toml", text))
         with progress_bar(err, cfg.trials) as bar:
+            def progress(done: int, total: int, where: str) -> None:
+                # the search counts trials, the confirmations games (simcards report's bar)
+                searching = where.startswith("trial") or where == "search done"
+                bar.update(done, total, where, unit="trials" if searching else "games")
+
             result = balance(cfg, folder, threads=threads, force=force, resume=resume,
                              log=lambda msg: err.print(msg, highlight=False, markup=False),
-                             progress=bar.update, single_file=single_file)
+                             progress=progress, single_file=single_file)
         if not target.endswith(".toml") and not Path(target).exists():
             from simcards.outputs import write_text
             write_text(Path(result.folder) / "balance.toml", cfg.exp.source)

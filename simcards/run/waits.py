@@ -79,7 +79,8 @@ def kernel_notes(console: Console) -> Iterator[KernelNotes]:
 
 class _Speed(ProgressColumn):
     def render(self, task) -> Text:
-        return Text("" if task.speed is None else f"{task.speed:,.0f} games/s")
+        unit = task.fields.get("unit", "games")
+        return Text("" if task.speed is None else f"{task.speed:,.{2 if unit == 'trials' else 0}f} {unit}/s")
 
 
 class Bar:
@@ -91,7 +92,11 @@ class Bar:
     def advance(self, games: int) -> None:
         self._progress.advance(self._task, games)
 
-    def update(self, done: int, total: int, where: str = "") -> None:
+    def update(self, done: int, total: int, where: str = "", unit: str = "games") -> None:
+        """``unit``: what ``done`` counts (games, or a balance search's trials); a bar that
+        changes unit starts its rate and time left again, since neither carries over."""
+        if self._progress.tasks[0].fields.get("unit", "games") != unit:
+            self._progress.reset(self._task, total=total, completed=done, unit=unit)
         self._progress.update(self._task, completed=done, total=total,
                               description=where or "playing")
 
