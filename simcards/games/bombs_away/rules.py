@@ -91,17 +91,14 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("turn_cap", int, 5_000, "a game still running after this many turns is unfinished",
                minimum=1, maximum=10_000_000),
 ) + tuple(
-    RuleOption(name, int, 0, f"seat compensation: points seat {k} ({k} after the first player) "
-               f"starts with beyond `points` (negative: fewer); no effect with {k} players or "
-               f"fewer",
-               minimum=SEAT_POINTS_MIN, maximum=SEAT_POINTS_MAX)
-    for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1)
-) + tuple(
-    RuleOption(name, int, 0, f"seat compensation: cards seat {k} ({k} after the first player) holds "
-               f"in a full hand beyond `hand_size` (negative: fewer); no effect with {k} players or "
-               f"fewer",
-               minimum=SEAT_HAND_MIN, maximum=SEAT_HAND_MAX)
-    for k, name in enumerate(SEAT_HAND_OPTIONS, start=1)
+    RuleOption(name, int, 0, f"seat compensation: {what.format(k=k)} (negative: fewer); no effect "
+               f"with {k} players or fewer", minimum=low, maximum=high)
+    for names, what, low, high in (
+        (SEAT_POINTS_OPTIONS, "points seat {k} ({k} after the first player) starts with beyond `points`",
+         SEAT_POINTS_MIN, SEAT_POINTS_MAX),
+        (SEAT_HAND_OPTIONS, "cards seat {k} ({k} after the first player) holds in a full hand beyond "
+         "`hand_size`", SEAT_HAND_MIN, SEAT_HAND_MAX))
+    for k, name in enumerate(names, start=1)
 )
 
 
