@@ -75,6 +75,9 @@ class Run:
     verdict_extra: dict = dataclasses.field(default_factory=dict)
     verdict_deals: dict = dataclasses.field(default_factory=dict)
     sampling: object = None
+    oracle: pd.DataFrame | None = None  # the information ceiling's games (simcards.report.skill)
+    # seconds of seconds_play by part (verdict games, skill index, information ceiling)
+    seconds_parts: dict = dataclasses.field(default_factory=dict)
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -195,10 +198,34 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
             if progress:
                 progress(done, total, "skill index")
 
+    # the games of the verdicts, the skill index and the information ceiling timed apart: the
+    # page says where a report's time went (the ceiling's search costs milliseconds a decision)
+    seconds_games = time.perf_counter() - t0
+    t1 = time.perf_counter()
     skill = play_skill(exp, threads, backend, advance_skill) if extra else None
+    seconds_skill = time.perf_counter() - t1
+    from simcards.report.skill import oracle_planned_games, play_oracle
+    ceiling = oracle_planned_games(exp)
+    t1 = time.perf_counter()
+    oracle = None
+    if ceiling:
+        total += ceiling
+        log(f"information ceiling: {ceiling:,} games of search and its open-hand oracle against random players")
+
+        def advance_oracle(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, "information ceiling")
+
+        oracle = play_oracle(exp, threads, backend, advance_oracle)
+    seconds_oracle = time.perf_counter() - t1
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
-               verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling)
+               verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
+               oracle=oracle, seconds_parts={"verdict games": round(seconds_games, 3),
+                                             "skill index": round(seconds_skill, 3),
+                                             "information ceiling (search)": round(seconds_oracle, 3)})
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
@@ -238,6 +265,8 @@ def resolved_config(run: Run, timings: dict) -> dict:
                          "seed": exp.seed} for c in exp.cells],
         "total_games": int(sum(run.games[c.id] * len(c.lineups) for c in exp.cells)),
         "skill_games": 0 if run.skill is None else int(run.skill.groupby(["players", "order", "game"]).ngroups),
+        "oracle_games": 0 if run.oracle is None else int(run.oracle.groupby(["player", "players", "order",
+                                                                              "game"]).ngroups),
         "batches": run.batches,
         "sequential": None if run.sampling is None else {
             "alpha": run.sampling.alpha, "looks": run.sampling.looks, "looks_taken": run.sampling.looks_taken,
@@ -272,12 +301,15 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet, single_file: bool =
     results: Results = analyse(run.frame, run.exp, extra=run.verdict_extra, sampling=run.sampling)
     from simcards.report.skill import skill_table
     results.skill = skill_table(run.skill, run.exp, results.verdicts)
+    from simcards.report.skill import oracle_table
+    results.oracle = oracle_table(run.oracle, run.exp)
     t_analysis = time.perf_counter() - t
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)
     t_plots = time.perf_counter() - t
     write_file(out_dir / "results.parquet", lambda tmp: write_parquet(run.frame, tmp))
     timings = {"compile": round(run.seconds_compile, 3), "play": round(run.seconds_play, 3),
+               **{k: v for k, v in run.seconds_parts.items() if v >= 0.05},
                "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)
     write_text(out_dir / "config.json", json.dumps(config, indent=2, default=_json_default) + "\n")
