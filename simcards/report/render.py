@@ -807,6 +807,46 @@ def _lengths(run, res: Results, figs: dict) -> Section:
     return s
 
 
+def _place(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(k), f"{int(k)}th")
+
+
+def _elimination(res: Results) -> Section | None:
+    """When players go out (simcards.report.elimination): per player count, the turn of the 1st,
+    2nd, ... seat out, median and 10-90% of games."""
+    t = getattr(res, "elimination", None)
+    if t is None or t.empty:
+        return None
+    s = Section("When do players go out?", "elimination")
+    lineups = sorted(set(t["lineup"]))
+    s.p(f"The turn at which the first, second, ... player is out, over the first {int(t['deals'].max()):,} deals "
+        f"of each player count replayed move by move ({', '.join(lineups)} in every seat; games stopped by the turn "
+        "cap left out): the median with its 95% interval, and 10% to 90% of games. The last column is the median "
+        "game length in turns, for scale.")
+    markup, md = ['<div class="grid">'], []
+    for n, part in t.groupby("players", sort=True):
+        top = float(part["p90"].max()) or 1.0
+        bars = []
+        for r in part.itertuples():
+            left, width = 100 * r.p10 / top, max(1.0, 100 * (r.p90 - r.p10) / top)
+            bars.append(f'<span title="{_place(r.place)} out: median turn {r.median:.0f}, 10-90% {r.p10:.0f}-'
+                        f'{r.p90:.0f}" style="position:absolute;left:{left:.1f}%;width:{width:.1f}%;top:'
+                        f'{100 * (r.place - 1) / len(part):.0f}%;height:{100 / len(part) - 4:.0f}%;'
+                        f'background:#8c959f"></span>')
+        text = "; ".join(f"{_place(r.place)} out at turn {r.median:.0f} ({r.p10:.0f}–{r.p90:.0f})"
+                         for r in part.itertuples())
+        markup.append(f'<span class="n">{int(n)} players</span><span><span class="gauge" role="img" '
+                      f'aria-label="{html.escape(text)}" style="background-image:none;height:{0.45 * len(part) + 0.2:.2f}em">{"".join(bars)}</span> '
+                      f'<span class="note">{html.escape(text)}</span></span>')
+        md.append(f"- {int(n)} players: {text}")
+    markup.append("</div>")
+    s.raw("".join(markup), "\n".join(md) + "\n")
+    s.table(["players", "out", "games", "median turn", "95% interval", "10%", "90%", "median game (turns)"],
+            [[r.players, _place(r.place), f"{r.games:,}", f"{r.median:.0f}", _ci(r.median_low, r.median_high, 0),
+              f"{r.p10:.0f}", f"{r.p90:.0f}", f"{r.game_median:.0f}"] for r in t.itertuples()])
+    return s
+
+
 def _designer(res: Results) -> Section | None:
     d = res.designer
     if d is None:
@@ -970,7 +1010,7 @@ def _reproduce(config: dict) -> Section:
 def sections(run, res: Results, figs: dict, config: dict) -> list[Section]:
     exp = run.exp
     out = [_answer(run, res, config), _verdict(run, res, figs), _skill(run, res), _lengths(run, res, figs),
-           _designer(res), _strategies(res, figs), _seats(res, figs), _cards(res, figs), _sweep(res, exp, figs),
+           _elimination(res), _designer(res), _strategies(res, figs), _seats(res, figs), _cards(res, figs), _sweep(res, exp, figs),
            _overview(run, res, config), _methods(), _glossary(), _reproduce(config)]
     return [s for s in out if s is not None]
 

@@ -78,6 +78,7 @@ class Run:
     oracle: pd.DataFrame | None = None  # the information ceiling's games (simcards.report.skill)
     # seconds of seconds_play by part (verdict games, skill index, information ceiling)
     seconds_parts: dict = dataclasses.field(default_factory=dict)
+    outs: pd.DataFrame | None = None    # seats out, replayed (simcards.report.elimination)
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -220,12 +221,30 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
 
         oracle = play_oracle(exp, threads, backend, advance_oracle)
     seconds_oracle = time.perf_counter() - t1
+    from simcards.report.elimination import planned_deals, play_elimination
+    replays = planned_deals(exp)
+    t1 = time.perf_counter()
+    outs = None
+    if replays:
+        total += replays
+        log(f"elimination: {replays:,} deals replayed to time when players go out")
+
+        def advance_outs(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, "elimination replays")
+
+        outs = play_elimination(exp, advance_outs)
+    seconds_outs = time.perf_counter() - t1
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
                verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
                oracle=oracle, seconds_parts={"verdict games": round(seconds_games, 3),
                                              "skill index": round(seconds_skill, 3),
-                                             "information ceiling (search)": round(seconds_oracle, 3)})
+                                             "information ceiling (search)": round(seconds_oracle, 3),
+                                             "elimination replays": round(seconds_outs, 3)},
+               outs=outs)
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
@@ -303,6 +322,8 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet, single_file: bool =
     results.skill = skill_table(run.skill, run.exp, results.verdicts)
     from simcards.report.skill import oracle_table
     results.oracle = oracle_table(run.oracle, run.exp)
+    from simcards.report.elimination import elimination_table
+    results.elimination = elimination_table(run.outs)
     t_analysis = time.perf_counter() - t
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)

@@ -186,6 +186,14 @@ def records(res, exp) -> list[dict]:
             out.append(_rec("length", r["players"], "minutes", r["mean"], r["ci_low"], r["ci_high"], r.get("deals"),
                             "t interval over deal means; a game's minutes: its costed columns x seconds / 60",
                             r.get("se"), p10=r["p10"], median=r["median"], p90=r["p90"], seconds=costs))
+    outs = getattr(res, "elimination", None)
+    if outs is not None and len(outs):
+        for r in outs.to_dict("records"):
+            out.append(_rec("elimination", r["players"], f"{_place(r['place'])} player out (turn)",
+                            r["median"], r["median_low"], r["median_high"], r["deals"],
+                            "median turn over replayed games (the game is the unit), its 95% order-statistic "
+                            "interval; p10 and p90: the spread over games", None, p10=r["p10"], p90=r["p90"],
+                            games=r["games"], lineup=r["lineup"], game_median_turns=r["game_median"]))
     leader = getattr(designer, "leader", None)
     if leader is not None and len(leader) and "baseline" in leader:
         for r in leader.to_dict("records"):
@@ -193,6 +201,10 @@ def records(res, exp) -> list[dict]:
                             r["ci_high"], r.get("deals"), "t interval over deal means (sole leaders)", r.get("se"),
                             baseline=r["baseline"]))
     return out
+
+
+def _place(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(k), f"{int(k)}th")
 
 
 def write(res, exp, out_dir: Path) -> Path:
