@@ -280,6 +280,15 @@ def _findings(run, res: Results) -> list[str]:
         else:
             text = (f"Skill hardly shows: {name} against random players wins {100 * hi['win_rate']:.0f}% at "
                     f"{hi['players']} players, where a fair share is {100 * hi['fair']:.0f}%.")
+        ceiling = ceiling_rows(res)
+        if ceiling:
+            def span(key: str) -> str:
+                vals = [100 * r[key] for r in ceiling]
+                a, b = min(vals), max(vals)
+                return f"{a:.0f}%" if round(a) == round(b) else f"{a:.0f}% to {b:.0f}%"
+            text += (f" Of what a search that sees every hand wins above a fair share, skill is {span('skill_share')}, "
+                     f"hidden information {span('information_share')} and luck {span('luck_share')} across player "
+                     "counts (intervals under 'Does skill matter?').")
         out.append(text)
     t = _time_rows(res)
     if len(t):
@@ -464,8 +473,11 @@ def _overview(run, res: Results, config: dict) -> Section:
                      f"that took {total:,} games ({max(b['round'] for b in run.batches)} rounds of batches; "
                      "config.json lists every batch).")
         else:
-            text += (f" Target precision {run.precision} NOT reached: the cap of {exp.max_games:,} games per "
-                     f"line-up stopped it; the widest interval has half-width {worst:.4f}.")
+            cap = (f"the cap of {exp.max_minutes:g} minutes of play (max_minutes)"
+                   if getattr(run, "precision_stop", "max_games") == "max_minutes"
+                   else f"the cap of {exp.max_games:,} games per line-up")
+            text += (f" Target precision {run.precision} NOT reached: {cap} stopped it; the widest interval has "
+                     f"half-width {worst:.4f}.")
     if "unfinished" in run.frame:
         unfinished = int(run.frame.loc[run.frame["unfinished"].astype(bool), ["lineup", "game"]]
                          .drop_duplicates().shape[0])
@@ -988,6 +1000,10 @@ GLOSSARY = [
                       "+2 odds ×7.4."),
     ("strength", "a strategy's rating on a log scale: ahead by d, it beats the other in 1/(1+e^-d) of meetings."),
     ("line-up", "the strategies in each seat of a game, in seat order."),
+    ("oracle", "the search player with every hand and the stock open: the most a player could win from "
+               "seeing the hidden cards, the information ceiling."),
+    ("relative skill", "the searching player's log-odds edge over random as a share of the oracle's (Dreef, "
+                       "Borm and van der Genugten): 1 when seeing the cards adds nothing."),
 ]
 
 

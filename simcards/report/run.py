@@ -79,6 +79,7 @@ class Run:
     # seconds of seconds_play by part (verdict games, skill index, information ceiling)
     seconds_parts: dict = dataclasses.field(default_factory=dict)
     outs: pd.DataFrame | None = None    # seats out, replayed (simcards.report.elimination)
+    precision_stop: str = "max_games"   # the cap that stopped a precision target's batches
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -119,6 +120,7 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     met: bool | None = None
     worst: list[dict] = []
     rounds = 0
+    precision_stop = "max_games"        # what stopped the batches if the target is not met
     while want:
         rounds += 1
         total += sum((want[c.id] - games[c.id]) * len(c.lineups) for c in exp.cells if c.id in want)
@@ -166,6 +168,13 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                      .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
         want = {c: max(n, games[c] + exp.games // 2) for c, n in capped.items()}
         want = {c: min(n, exp.max_games) for c, n in want.items()}
+        if want and exp.max_minutes is not None and time.perf_counter() - t0 >= 60 * exp.max_minutes:
+            # max_minutes caps the report's play from its first game: the precision batches
+            # too, not only the sequential verdict's rounds (which then find no time left)
+            met, want, precision_stop = False, {}, "max_minutes"
+            worst = (wide.sort_values("half_width", ascending=False).head(10)
+                     .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
+            log(f"{len(wide)} intervals wider than {precision}: the {exp.max_minutes:g}-minute cap stops the batches")
         if want:
             log(f"{len(wide)} intervals wider than {precision}: more games for "
                 f"{len(want)} cell(s)")
@@ -240,7 +249,7 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
                verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
-               oracle=oracle, seconds_parts={"verdict games": round(seconds_games, 3),
+               oracle=oracle, precision_stop=precision_stop, seconds_parts={"verdict games": round(seconds_games, 3),
                                              "skill index": round(seconds_skill, 3),
                                              "information ceiling (search)": round(seconds_oracle, 3),
                                              "elimination replays": round(seconds_outs, 3)},
@@ -279,6 +288,7 @@ def resolved_config(run: Run, timings: dict) -> dict:
         "experiment_source": exp.source,
         "precision": run.precision,
         "precision_met": run.precision_met,
+        "precision_stopped_by": None if run.precision_met in (None, True) else run.precision_stop,
         "games_per_lineup": {str(c): n for c, n in run.games.items()},
         "game_ranges": [{"cell": c.id, "first_game": 0, "last_game": run.games[c.id] - 1,
                          "seed": exp.seed} for c in exp.cells],
