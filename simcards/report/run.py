@@ -249,11 +249,11 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
                verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
-               oracle=oracle, precision_stop=precision_stop, seconds_parts={"verdict games": round(seconds_games, 3),
-                                             "skill index": round(seconds_skill, 3),
-                                             "information ceiling (search)": round(seconds_oracle, 3),
-                                             "elimination replays": round(seconds_outs, 3)},
-               outs=outs)
+               oracle=oracle, precision_stop=precision_stop, outs=outs, seconds_parts={
+                   k: round(v, 3) for k, v, played in (
+                       ("verdict games", seconds_games, True), ("skill index", seconds_skill, skill is not None),
+                       ("information ceiling (search)", seconds_oracle, oracle is not None),
+                       ("elimination replays", seconds_outs, outs is not None)) if played})
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
@@ -340,7 +340,7 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet, single_file: bool =
     t_plots = time.perf_counter() - t
     write_file(out_dir / "results.parquet", lambda tmp: write_parquet(run.frame, tmp))
     timings = {"compile": round(run.seconds_compile, 3), "play": round(run.seconds_play, 3),
-               **{k: v for k, v in run.seconds_parts.items() if v >= 0.05},
+               **run.seconds_parts,
                "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)
     write_text(out_dir / "config.json", json.dumps(config, indent=2, default=_json_default) + "\n")

@@ -68,7 +68,11 @@ def test_config_resolves_everything(tiny_report):
     assert config["experiment_source"] == TINY
     assert config["games_per_lineup"] == {str(c.id): 150 for c in exp.cells}
     assert config["total_games"] == 150 * sum(len(c.lineups) for c in exp.cells)
-    assert set(config["timings_s"]) == {"compile", "play", "analysis", "plots"}
+    timings = config["timings_s"]
+    # play split into the parts this report played (no information ceiling here): they add up to the play
+    parts = {"verdict games", "skill index", "elimination replays"}
+    assert set(timings) == {"compile", "play", "analysis", "plots"} | parts
+    assert sum(timings.get(k, 0.0) for k in parts) <= timings["play"] + 0.01
     assert [l["seats"] for l in config["lineups"]] == [list(x) for c in exp.cells for x in c.lineups]
 
 

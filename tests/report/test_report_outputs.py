@@ -51,5 +51,9 @@ def test_report_progress_reaches_every_game(tmp_path):
     run = play(exp, threads=1, progress=lambda done, total, where: seen.append((done, total, where)))
     games = sum(run.games[c.id] * len(c.lineups) for c in exp.cells)
     games += run.skill.groupby(["players", "order", "game"]).ngroups     # the skill index's games
+    from simcards.report.elimination import planned_deals
+    games += planned_deals(exp)          # Five Alive's deals replayed to time when players go out
+    assert planned_deals(exp) > 0 and run.outs is not None
     assert seen[-1][:2] == (games, games)
+    assert "elimination replays" in {w for _, _, w in seen}
     assert {w for _, _, w in seen} >= {f"{c.label}, line-up 1/{len(c.lineups)}" for c in exp.cells}
