@@ -635,9 +635,18 @@ def _ceiling(res: Results, s: Section) -> None:
         f"with every hand and the stock open ({r0['oracle']}, the oracle) each play one seat against random "
         "players on the same deals. Of what the oracle could win above a fair share, the bar shows the part the "
         "searching player already wins (skill), the part only seeing the hidden cards adds (hidden information) "
-        "and the part not even the oracle wins (luck); brackets are 95% bootstrap intervals over deals. The "
-        "relative skill (Dreef, Borm and van der Genugten) is the searching player's log-odds edge over the "
-        "oracle's: 1 when seeing the cards adds nothing, 0 when only seeing them helps.")
+        "and the part not even the oracle wins (luck, which here also holds what so small a search misses); "
+        "brackets are 95% bootstrap intervals over deals. The relative skill (Dreef, Borm and van der Genugten) "
+        "is the searching player's log-odds edge over the oracle's: 1 when seeing the cards adds nothing, 0 when "
+        "only seeing them helps.")
+    worse = [r for r in rows if r["information_share_high"] == r["information_share_high"]
+             and r["information_share_high"] < 0]
+    if worse:
+        s.p("At " + ", ".join(str(r["players"]) for r in worse) + " players the oracle won less than the same "
+            "search without the open hands (the hidden-information share's interval is below 0). The oracle is an "
+            "approximate ceiling: its rollouts play the other seats by a heuristic, not as random players play, "
+            "and the true cards make it trust that model more. Read the hidden-information share as what this "
+            "search can use of the open hands, not as what a perfect player could.")
     markup = ['<div class="grid">']
     md = []
     for r in rows:
