@@ -599,7 +599,8 @@ def _share_text(r: dict, key: str) -> str:
 
 def _rs_text(r: dict) -> str:
     if r["relative_skill"] != r["relative_skill"]:
-        return "not defined (the oracle is no better than random)"
+        return ("not defined (the oracle won every deal: its log-odds edge has no upper end)"
+                if r["oracle_win_rate"] >= 1 else "not defined (the oracle is no better than random)")
     lo, hi = r["relative_skill_low"], r["relative_skill_high"]
     return f"{r['relative_skill']:.2f}" + (f" [{lo:.2f}, {hi:.2f}]" if lo == lo and hi == hi else "")
 

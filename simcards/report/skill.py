@@ -178,11 +178,13 @@ def decompose(search_p, oracle_p, fair, players) -> dict:
     broadcast): learning = theta(search), information = theta(oracle) - theta(search) on the
     log-odds scale (theta 0 for random); RS = learning / (learning + information); skill,
     information and luck as shares of the headroom 1 - fair on the win-rate scale, summing to 1.
-    RS is nan where the oracle is no better than random (no ceiling to divide by)."""
+    RS is nan where the oracle is no better than random (no ceiling to divide by) and where it won
+    every deal: its log-odds estimate is then infinite (its interval has no upper end), so the ratio
+    says nothing, although the shares on the win-rate scale still do."""
     s, o, f = (np.asarray(v, float) for v in (search_p, oracle_p, fair))
     ts, to = log_odds_gap(s, players), log_odds_gap(o, players)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rs = np.where(to > 0, np.where(np.isinf(to), 0.0, ts / to), np.nan)
+        rs = np.where((to > 0) & np.isfinite(to), ts / to, np.nan)
         room = 1.0 - f
         return {"learning": ts, "information": to - ts, "relative_skill": rs,
                 "skill_share": (s - f) / room, "information_share": (o - s) / room,
@@ -231,7 +233,9 @@ def oracle_sentence(table: pd.DataFrame) -> str:
     and luck take, and the relative skill, per player count."""
     parts = []
     for r in table.to_dict("records"):
-        rs = ("relative skill not defined (the oracle is no better than random)" if not np.isfinite(r["relative_skill"])
+        rs = ("relative skill not defined (" + ("the oracle won every deal" if r["oracle_win_rate"] >= 1
+                                                else "the oracle is no better than random") + ")"
+              if not np.isfinite(r["relative_skill"])
               else f"relative skill {r['relative_skill']:.2f} [{r['relative_skill_low']:.2f}, "
                    f"{r['relative_skill_high']:.2f}]")
         parts.append(f"{r['players']} players: skill {100 * r['skill_share']:.0f}%, hidden information "

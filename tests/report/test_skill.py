@@ -87,10 +87,14 @@ def test_the_decomposition_by_hand():
     parts = decompose(s, o, 0.9 / 3, 3)
     assert parts["skill_share"] + parts["information_share"] + parts["luck_share"] == pytest.approx(np.ones(3))
     # seeing the cards adds nothing: relative skill 1; an oracle no better than random: undefined;
-    # an oracle that always wins (infinite ceiling) leaves a finite search a relative skill of 0
+    # an oracle that won every deal has an infinite log-odds estimate: the ratio says nothing
+    # (undefined), while the shares still split the win rates
     assert decompose(0.6, 0.6, 0.5, 2)["relative_skill"] == pytest.approx(1.0)
     assert np.isnan(decompose(0.4, 0.5, 0.5, 2)["relative_skill"])
-    assert decompose(0.7, 1.0, 0.5, 2)["relative_skill"] == 0.0
+    perfect = decompose(0.7, 1.0, 0.5, 2)
+    assert np.isnan(perfect["relative_skill"]) and np.isnan(decompose(1.0, 1.0, 0.5, 2)["relative_skill"])
+    assert (perfect["skill_share"], perfect["information_share"], perfect["luck_share"]) == \
+        pytest.approx((0.4, 0.6, 0.0))
 
 
 def _ceiling_games(search_wins, oracle_wins, players=2):
