@@ -168,7 +168,23 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                      .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
         want = {c: max(n, games[c] + exp.games // 2) for c, n in capped.items()}
         want = {c: min(n, exp.max_games) for c, n in want.items()}
-        if want and exp.max_minutes is not None and time.perf_counter() - t0 >= 60 * exp.max_minutes:
+        time_out = False
+        if want and exp.max_minutes is not None:
+            # a round shortened to what the rate of play so far fits in the minutes left (as the
+            # sequential rounds are): one precision round of 100,000 search games ran 8 minutes
+            elapsed = time.perf_counter() - t0
+            rate = sum(games[c.id] * len(c.lineups) for c in exp.cells) / max(elapsed, 1e-9)
+            lineups_of = {c.id: len(c.lineups) for c in exp.cells}
+            planned = sum((n - games[c]) * lineups_of[c] for c, n in want.items())
+            fits = rate * max(0.0, 60 * exp.max_minutes - elapsed)
+            if planned > fits:
+                share = fits / planned
+                want = {c: games[c] + int((n - games[c]) * share) for c, n in want.items()}
+                want = {c: n for c, n in want.items() if n > games[c]}
+                if want:
+                    log(f"the {exp.max_minutes:g}-minute cap shortens the batch to {share:.0%} of its games")
+            time_out = not want or elapsed >= 60 * exp.max_minutes
+        if time_out:
             # max_minutes caps the report's play from its first game: the precision batches
             # too, not only the sequential verdict's rounds (which then find no time left)
             met, want, precision_stop = False, {}, "max_minutes"
