@@ -655,6 +655,8 @@ class Results:
     verdicts: list = field(default_factory=list)
     designer: object = None
     skill: pd.DataFrame | None = None    # the skill index (simcards.report.skill), set by the report
+    oracle: pd.DataFrame | None = None   # the information ceiling (simcards.report.skill.oracle_table)
+    elimination: pd.DataFrame | None = None  # when seats go out (simcards.report.elimination)
     seat_tests: pd.DataFrame | None = None     # main seats with the verdict's tests (inference.evaluate)
     disagreements: pd.DataFrame | None = None  # mirror strategies whose seat edges differ (paired)
     sampling: Sampling | None = None            # how the verdict's deals were sampled

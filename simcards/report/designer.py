@@ -19,8 +19,8 @@ columns that count steps (turns, actions, passes, rounds), the dealt masks.
   rank" where a game's card kinds are rank and suit (Thirty-One's 9♠ and 9♥ are one
   rank 9); analysis.card_effects, the same regression as the card table.
 
-Elimination timing needs the turn each seat went out, which no engine records yet
-(a seat's row holds its finishing place, not when it was reached): the report says so.
+Elimination timing is not in the frame (a seat's row holds its finishing place, not when it was
+reached): simcards.report.elimination replays a sample of the report's deals to time it.
 """
 from __future__ import annotations
 
@@ -38,8 +38,6 @@ SCORES = {"lives": 1, "points": 1, "keys": 1, "penalty": -1}
 ROUND_PREFIX = "penalty_round"
 #: Suit marks stripped from a card's name to find its rank.
 SUITS = "♣♦♥♠"
-#: Per-seat columns that would time an elimination (none of today's games has one).
-ELIMINATION_COLUMNS = ("out_turn", "out_round")
 
 
 @dataclass
@@ -195,9 +193,10 @@ def designer_metrics(frame: pd.DataFrame, exp: Experiment, length_table: pd.Data
     if not any(c.startswith(ROUND_PREFIX) for c in exp.spec.seat_columns):
         notes.append("The game records only final scores, so who led part-way through a game is not "
                      "known: how often the early leader wins is not measured for this game.")
-    if not any(c in exp.spec.seat_columns for c in ELIMINATION_COLUMNS):
-        notes.append("When players go out is not measured: the game records each seat's finishing "
-                     "place, not the turn or round it went out.")
+    from simcards.report.elimination import GAMES
+    if exp.spec.name not in GAMES:
+        notes.append("Nobody goes out one by one in this game (the game ends for everyone at once), so "
+                     "there is no elimination timing to measure.")
     _, minutes = game_minutes(frame, exp)
     costs = {c: s for c, s in exp.time_costs.items() if c in frame}
     return Designer(closeness(frame, exp), leader_wins(frame, exp), minutes, rank_effects(frame, exp),

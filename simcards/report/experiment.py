@@ -28,6 +28,10 @@ TOP_KEYS = ("game", "title", "description", "seed", "players", "games", "precisi
             "max_minutes", "tolerance", "alpha", "power", "looks", "seconds_per_turn", "seconds", "skill",
             "rules", "lineups", "sweep", "balance")
 LINEUP_KEYS = ("mirror", "pool", "explicit", "rotate")
+SKILL_KEYS = ("player", "oracle_deals", "oracle_budget")
+#: The information ceiling's search budget: search and its open-hand oracle play at this many
+#: rollouts a decision (about a millisecond), so a few hundred deals cost seconds, not minutes.
+DEFAULT_ORACLE_BUDGET = 100
 SWEEP_KEYS = ("option", "values", "players", "grid_option", "grid_values")
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 1_000_000
@@ -94,6 +98,8 @@ class Experiment:
     power: float = DEFAULT_POWER                  # the planned deals' chance to decide
     looks: int = DEFAULT_LOOKS                    # the sequential verdict's most looks
     max_minutes: float | None = None              # cap on the sequential rounds' minutes
+    oracle_deals: int = 0                         # [skill] oracle_deals: the ceiling's deals (0: off)
+    oracle_budget: int = 0                        # [skill] oracle_budget: its search's rollouts
     # the [balance] table as given: read by ``simcards balance`` (simcards.balancing.config),
     # which a plain report of the same file does without (it plays the rules as they are)
     balance: dict = field(default_factory=dict)
@@ -158,7 +164,8 @@ class Experiment:
             "tolerance": self.tolerance, "seconds_per_turn": self.seconds_per_turn,
             "seconds": dict(self.seconds),
             "alpha": self.alpha, "power": self.power, "looks": self.looks, "max_minutes": self.max_minutes,
-            "mirror_note": self.mirror_note, "skill": self.skill, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
+            "mirror_note": self.mirror_note, "skill": self.skill,
+            "oracle_deals": self.oracle_deals, "oracle_budget": self.oracle_budget, "rules_given": dict(self.rules), "rules": dict(self.resolved_rules),
             "lineups": {"mirror": list(self.mirror), "pool": list(self.pool),
                         "explicit": [list(x) for x in self.explicit], "rotate": self.rotate},
             "sweep": None if self.sweep_option is None else {
@@ -448,6 +455,14 @@ def parse_experiment(path: Path, text: str) -> Experiment:
     players = tuple(sorted(set(players) | {len(x) for x in explicit}))
 
     skill = data.get("skill", "auto")
+    oracle_deals, oracle_budget = 0, DEFAULT_ORACLE_BUDGET
+    if isinstance(skill, dict):
+        # the table form: the strong player (``player``, as the plain ``skill = ...``) and the
+        # information ceiling's deals and search budget (simcards.report.skill; 0 deals: off)
+        check.keys(skill, SKILL_KEYS, "skill.")
+        oracle_deals = check.integer(skill, "oracle_deals", 0, 0, 100_000, "skill.")
+        oracle_budget = check.integer(skill, "oracle_budget", DEFAULT_ORACLE_BUDGET, 1, 100_000, "skill.")
+        skill = skill.get("player", AUTO)
     if skill is not False and skill != AUTO:
         if not isinstance(skill, str):
             raise check.fail("skill", f"bad value {skill!r}",
@@ -459,7 +474,8 @@ def parse_experiment(path: Path, text: str) -> Experiment:
                      mirror=mirror, pool=pool, explicit=tuple(explicit), rotate=rotate, source=text,
                      tolerance=tolerance, seconds_per_turn=seconds_per_turn, mirror_note=mirror_note,
                      skill=skill, seconds=seconds, alpha=alpha, power=power, looks=looks,
-                     max_minutes=max_minutes, balance=check.table(data, "balance"))
+                     max_minutes=max_minutes, oracle_deals=oracle_deals, oracle_budget=oracle_budget,
+                     balance=check.table(data, "balance"))
 
     if "sweep" in data:
         sweep = check.table(data, "sweep")

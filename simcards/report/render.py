@@ -197,9 +197,6 @@ def skill_rows(res: Results) -> list[dict]:
             base = _logit(row["fair"])
             row.update(gap=_logit(row["win_rate"]) - base, gap_low=_logit(row["low"]) - base,
                        gap_high=_logit(row["high"]) - base, given="")
-        for est in ("oracle_win_rate", "oracle"):
-            if est in r and r[est] == r[est]:
-                row["oracle"] = _num(r[est])
         rows.append(row)
     return rows
 
@@ -283,6 +280,15 @@ def _findings(run, res: Results) -> list[str]:
         else:
             text = (f"Skill hardly shows: {name} against random players wins {100 * hi['win_rate']:.0f}% at "
                     f"{hi['players']} players, where a fair share is {100 * hi['fair']:.0f}%.")
+        ceiling = ceiling_rows(res)
+        if ceiling:
+            def span(key: str) -> str:
+                vals = [100 * r[key] for r in ceiling]
+                a, b = min(vals), max(vals)
+                return f"{a:.0f}%" if round(a) == round(b) else f"{a:.0f}% to {b:.0f}%"
+            text += (f" Of what a search that sees every hand wins above a fair share, skill is {span('skill_share')}, "
+                     f"hidden information {span('information_share')} and luck {span('luck_share')} across player "
+                     "counts (intervals under 'Does skill matter?').")
         out.append(text)
     t = _time_rows(res)
     if len(t):
@@ -418,11 +424,14 @@ def _answer(run, res: Results, config: dict) -> Section:
                      f'<p class="note">{esc(skill[0]["strongest"])} against random players. The bar: its edge in '
                      f'log-odds over a fair share; the middle is luck only, right wins more, left less (ends at '
                      f'±{top:g}). <a href="#skill">Details</a></p><div class="grid">' + "".join(gauges)
-                     + "</div></div>")
+                     + "</div>" + _ceiling_card(res) + "</div>")
         md += [f"**Does skill matter?** ({skill[0]['strongest']} against random players; edge in log-odds over a "
                "fair share, 0 = luck only)", ""]
         md += [f"- {r['players']} players: wins {100 * r['win_rate']:.0f}% (fair {100 * r['fair']:.0f}%), edge "
                f"{_gap_text(r)}" for r in skill] + [""]
+        md += [f"Skill | hidden information | luck (search against its open-hand oracle): {r['players']} players: "
+               f"skill {_share_text(r, 'skill_share')}, hidden information {_share_text(r, 'information_share')}, "
+               f"luck {_share_text(r, 'luck_share')}" for r in ceiling_rows(res)] + ([""] if ceiling_rows(res) else [])
     if cards:
         parts.append('<div class="cards">' + "".join(cards) + "</div>")
     markup = "".join(parts)
@@ -450,12 +459,12 @@ def _overview(run, res: Results, config: dict) -> Section:
     s.table(["part", "rule", "players", "line-ups", "of which mirror", "games per line-up", "games"], rows)
     total = config["total_games"]
     timings = config["timings_s"]
-    text = (f"{total:,} games in all, played in {timings['play']:.1f} s without compiling "
-            f"(compiling or loading the kernel took {timings.get('compile', 0.0):.1f} s more; "
-            + "".join(f"{k} {v:.1f} s, " for k, v in timings.items()
-                      if k not in ("play", "compile", "analysis", "plots"))
-            + f"analysis {timings['analysis']:.1f} s, plots {timings['plots']:.1f} s), "
-            f"simcards {config['simcards_version']}.")
+    parts = [f"{k} {v:.1f} s" for k, v in timings.items() if k not in ("play", "compile", "analysis", "plots")]
+    text = (f"{total:,} games in all. Time: games {timings['play']:.1f} s without compiling"
+            + (f" ({', '.join(parts)})" if parts else "")
+            + f", compiling or loading the kernels {timings.get('compile', 0.0):.1f} s, the report "
+            f"{timings['analysis'] + timings['plots']:.1f} s (analysis {timings['analysis']:.1f} s, plots "
+            f"{timings['plots']:.1f} s); simcards {config['simcards_version']}.")
     if run.precision is not None:
         worst = res.intervals["half_width"].max() if len(res.intervals) else float("nan")
         if run.precision_met:
@@ -464,8 +473,11 @@ def _overview(run, res: Results, config: dict) -> Section:
                      f"that took {total:,} games ({max(b['round'] for b in run.batches)} rounds of batches; "
                      "config.json lists every batch).")
         else:
-            text += (f" Target precision {run.precision} NOT reached: the cap of {exp.max_games:,} games per "
-                     f"line-up stopped it; the widest interval has half-width {worst:.4f}.")
+            cap = (f"the cap of {exp.max_minutes:g} minutes of play (max_minutes)"
+                   if getattr(run, "precision_stop", "max_games") == "max_minutes"
+                   else f"the cap of {exp.max_games:,} games per line-up")
+            text += (f" Target precision {run.precision} NOT reached: {cap} stopped it; the widest interval has "
+                     f"half-width {worst:.4f}.")
     if "unfinished" in run.frame:
         unfinished = int(run.frame.loc[run.frame["unfinished"].astype(bool), ["lineup", "game"]]
                          .drop_duplicates().shape[0])
@@ -565,6 +577,110 @@ def _seats(res: Results, figs: dict) -> Section | None:
     return s
 
 
+def _split_bar(r: dict) -> str:
+    """One horizontal bar, skill | hidden information | luck, as shares of the oracle's headroom
+    over a fair share (negative shares, from noise or a search worse than random, drawn as 0)."""
+    parts = [("skill", r["skill_share"], "#2da44e"), ("hidden information", r["information_share"], "#8250df"),
+             ("luck", r["luck_share"], "#bbb")]
+    widths = [max(0.0, v) if v == v else 0.0 for _, v, _ in parts]
+    total = sum(widths) or 1.0
+    spans = "".join(f'<span title="{name} {100 * v:.0f}%" style="display:inline-block;height:100%;'
+                    f'width:{100 * w / total:.1f}%;background:{colour}"></span>'
+                    for (name, v, colour), w in zip(parts, widths))
+    label = ", ".join(f"{name} {100 * v:.0f}%" for name, v, _ in parts)
+    return (f'<span class="split" role="img" aria-label="{html.escape(label)}">{spans}</span>')
+
+
+def _share_text(r: dict, key: str) -> str:
+    lo, hi = r[f"{key}_low"], r[f"{key}_high"]
+    band = f" [{100 * lo:.0f}, {100 * hi:.0f}]" if lo == lo and hi == hi else ""
+    return f"{100 * r[key]:.0f}%{band}"
+
+
+def _rs_text(r: dict) -> str:
+    if r["relative_skill"] != r["relative_skill"]:
+        return ("not defined (the oracle won every deal: its log-odds edge has no upper end)"
+                if r["oracle_win_rate"] >= 1 else "not defined (the oracle is no better than random)")
+    lo, hi = r["relative_skill_low"], r["relative_skill_high"]
+    return f"{r['relative_skill']:.2f}" + (f" [{lo:.2f}, {hi:.2f}]" if lo == lo and hi == hi else "")
+
+
+def _ceiling_card(res: Results) -> str:
+    """The answer card's bars: skill | hidden information | luck per player count."""
+    rows = ceiling_rows(res)
+    if not rows:
+        return ""
+    bars = "".join(f'<span class="n">{r["players"]} players</span><span>{_split_bar(r)} <span class="note">'
+                   f'skill {_share_text(r, "skill_share")}, hidden information '
+                   f'{_share_text(r, "information_share")}, luck {_share_text(r, "luck_share")}</span></span>'
+                   for r in rows)
+    return ('<p class="note">How much is skill, hidden information and luck: a search against random players, '
+            'and the same search seeing every hand (the oracle); the bar splits what the oracle wins above a fair '
+            'share, 95% intervals in brackets (<span style="color:#2da44e">■</span> skill, '
+            '<span style="color:#8250df">■</span> hidden information, <span style="color:#999">■</span> luck). '
+            f'<a href="#skill">Details</a></p><div class="grid">{bars}</div>')
+
+
+def ceiling_rows(res: Results) -> list[dict]:
+    t = getattr(res, "oracle", None)
+    return [] if t is None or t.empty else t.to_dict("records")
+
+
+def _ceiling(res: Results, s: Section) -> None:
+    """The information ceiling beside the skill index (simcards.report.skill.oracle_table)."""
+    rows = ceiling_rows(res)
+    if not rows:
+        return
+    r0 = rows[0]
+    s.p(f"Skill, hidden information and luck: {r0['search']} (a search at a small budget) and the same search "
+        f"with every hand and the stock open ({r0['oracle']}, the oracle) each play one seat against random "
+        "players on the same deals. Of what the oracle could win above a fair share, the bar shows the part the "
+        "searching player already wins (skill), the part only seeing the hidden cards adds (hidden information) "
+        "and the part not even the oracle wins (luck, which here also holds what so small a search misses); "
+        "brackets are 95% bootstrap intervals over deals. The relative skill (Dreef, Borm and van der Genugten) "
+        "is the searching player's log-odds edge over the oracle's: 1 when seeing the cards adds nothing, 0 when "
+        "only seeing them helps.")
+    worse = [r for r in rows if r["information_share_high"] == r["information_share_high"]
+             and r["information_share_high"] < 0]
+    if worse:
+        s.p("At " + ", ".join(str(r["players"]) for r in worse) + " players the oracle won less than the same "
+            "search without the open hands (the hidden-information share's interval is below 0). The oracle is an "
+            "approximate ceiling: its rollouts play the other seats by a heuristic, not as random players play, "
+            "and the true cards make it trust that model more. Read the hidden-information share as what this "
+            "search can use of the open hands, not as what a perfect player could.")
+    markup = ['<div class="grid">']
+    md = []
+    for r in rows:
+        markup.append(f'<span class="n">{r["players"]} players</span><span>{_split_bar(r)} '
+                      f'<span class="note">skill {_share_text(r, "skill_share")}, hidden information '
+                      f'{_share_text(r, "information_share")}, luck {_share_text(r, "luck_share")}; '
+                      f'relative skill {html.escape(_rs_text(r))}</span></span>')
+        md.append(f"- {r['players']} players: skill {_share_text(r, 'skill_share')}, hidden information "
+                  f"{_share_text(r, 'information_share')}, luck {_share_text(r, 'luck_share')}; relative skill "
+                  f"{_rs_text(r)}")
+    markup.append("</div>")
+    s.raw("".join(markup), "\n".join(md) + "\n")
+    s.table(["players", "deals", "fair share", "search wins", "oracle wins", "learning (log-odds)",
+             "information (log-odds)", "relative skill"],
+            [[r["players"], f"{r['deals']:,}", _f(r["fair_share"]),
+              f"{_f(r['search_win_rate'])} ({_ci(r['search_low'], r['search_high'])})",
+              f"{_f(r['oracle_win_rate'])} ({_ci(r['oracle_low'], r['oracle_high'])})",
+              _gap_interval(r, "learning"), _gap_interval(r, "information"), _rs_text(r)] for r in rows])
+    few = min(r["deals"] for r in rows)
+    if few < 1000:
+        s.p(f"These are {few:,} deals a player count (a search costs milliseconds a decision): read the shares "
+            "to about the width of their intervals, not to the point. A share below 0 or a relative skill above 1 "
+            "inside an interval is noise around 'seeing the cards adds nothing'.")
+
+
+def _gap_interval(r: dict, key: str) -> str:
+    v, lo, hi = r[key], r[f"{key}_low"], r[f"{key}_high"]
+    if v != v or math.isinf(v):
+        return "n/a" if v != v else ("+inf" if v > 0 else "-inf")
+    band = f" [{lo:+.2f}, {hi:+.2f}]" if lo == lo and hi == hi else ""
+    return f"{v:+.2f}{band}"
+
+
 def _skill(run, res: Results) -> Section | None:
     rows = skill_rows(res)
     if not rows:
@@ -574,11 +690,10 @@ def _skill(run, res: Results) -> Section | None:
     s.p(f"One seat plays {strong}, every other seat plays random; every deal is played with the strong seat in "
         "each position, so the seat does not matter. The edge is in log-odds over a fair share: 0 means it wins "
         "no more than its fair share, +1 nearly triples its odds, +2 multiplies them by 7.")
-    s.table(["players", "strongest", "deals", "its win rate", "95% interval", "fair share", "edge (log-odds)"]
-            + (["with every hand open"] if any("oracle" in r for r in rows) else []),
+    s.table(["players", "strongest", "deals", "its win rate", "95% interval", "fair share", "edge (log-odds)"],
             [[r["players"], r["strongest"], f"{r['deals']:,}", _f(r["win_rate"]), _ci(r["low"], r["high"]),
-              _f(r["fair"]), _gap_text(r)] + ([_f(r.get("oracle"))] if any("oracle" in x for x in rows) else [])
-             for r in rows])
+              _f(r["fair"]), _gap_text(r)] for r in rows])
+    _ceiling(res, s)
     table = res.skill
     edges = [c for c in table.columns if c.startswith("first_edge ")]
     more = s.more("How the skill index is measured")
@@ -589,7 +704,7 @@ def _skill(run, res: Results) -> Section | None:
            "rate's, mapped. The first-seat edges are the verdict's under each mirror: how the seat advantage "
            "changes with the level of play.")
     from simcards.report import skill as skill_module
-    if getattr(skill_module, "ORACLE_NOTE", "") and not any("oracle" in r for r in rows):
+    if getattr(res, "oracle", None) is None:
         more.p(skill_module.ORACLE_NOTE)
     if edges:
         more.table(["players", "strongest", "edge over fair (points)"]
@@ -711,6 +826,46 @@ def _lengths(run, res: Results, figs: dict) -> Section:
     more.table(["players", "measure", "games", "mean", "95% interval", "10%", "median", "90%", "max", "unfinished"],
                [[r.players, r.column, f"{r.games:,}", _f(r.mean, 2), _ci(r.ci_low, r.ci_high, 2), _f(r.p10, 0),
                  _f(r.median, 0), _f(r.p90, 0), _f(r.max, 0), r.unfinished] for r in lt.itertuples()])
+    return s
+
+
+def _place(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(k), f"{int(k)}th")
+
+
+def _elimination(res: Results) -> Section | None:
+    """When players go out (simcards.report.elimination): per player count, the turn of the 1st,
+    2nd, ... seat out, median and 10-90% of games."""
+    t = getattr(res, "elimination", None)
+    if t is None or t.empty:
+        return None
+    s = Section("When do players go out?", "elimination")
+    lineups = sorted(set(t["lineup"]))
+    s.p(f"The turn at which the first, second, ... player is out, over the first {int(t['deals'].max()):,} deals "
+        f"of each player count replayed move by move ({', '.join(lineups)} in every seat; games stopped by the turn "
+        "cap left out): the median with its 95% interval, and 10% to 90% of games. The last column is the median "
+        "game length in turns, for scale.")
+    markup, md = ['<div class="grid">'], []
+    for n, part in t.groupby("players", sort=True):
+        top = float(part["p90"].max()) or 1.0
+        bars = []
+        for r in part.itertuples():
+            left, width = 100 * r.p10 / top, max(1.0, 100 * (r.p90 - r.p10) / top)
+            bars.append(f'<span title="{_place(r.place)} out: median turn {r.median:.0f}, 10-90% {r.p10:.0f}-'
+                        f'{r.p90:.0f}" style="position:absolute;left:{left:.1f}%;width:{width:.1f}%;top:'
+                        f'{100 * (r.place - 1) / len(part):.0f}%;height:{100 / len(part) - 4:.0f}%;'
+                        f'background:#8c959f"></span>')
+        text = "; ".join(f"{_place(r.place)} out at turn {r.median:.0f} ({r.p10:.0f}–{r.p90:.0f})"
+                         for r in part.itertuples())
+        markup.append(f'<span class="n">{int(n)} players</span><span><span class="gauge" role="img" '
+                      f'aria-label="{html.escape(text)}" style="background-image:none;height:{0.45 * len(part) + 0.2:.2f}em">{"".join(bars)}</span> '
+                      f'<span class="note">{html.escape(text)}</span></span>')
+        md.append(f"- {int(n)} players: {text}")
+    markup.append("</div>")
+    s.raw("".join(markup), "\n".join(md) + "\n")
+    s.table(["players", "out", "games", "median turn", "95% interval", "10%", "90%", "median game (turns)"],
+            [[r.players, _place(r.place), f"{r.games:,}", f"{r.median:.0f}", _ci(r.median_low, r.median_high, 0),
+              f"{r.p10:.0f}", f"{r.p90:.0f}", f"{r.game_median:.0f}"] for r in t.itertuples()])
     return s
 
 
@@ -855,6 +1010,10 @@ GLOSSARY = [
                       "+2 odds ×7.4."),
     ("strength", "a strategy's rating on a log scale: ahead by d, it beats the other in 1/(1+e^-d) of meetings."),
     ("line-up", "the strategies in each seat of a game, in seat order."),
+    ("oracle", "the search player with every hand and the stock open: the most a player could win from "
+               "seeing the hidden cards, the information ceiling."),
+    ("relative skill", "the searching player's log-odds edge over random as a share of the oracle's (Dreef, "
+                       "Borm and van der Genugten): 1 when seeing the cards adds nothing."),
 ]
 
 
@@ -877,7 +1036,7 @@ def _reproduce(config: dict) -> Section:
 def sections(run, res: Results, figs: dict, config: dict) -> list[Section]:
     exp = run.exp
     out = [_answer(run, res, config), _verdict(run, res, figs), _skill(run, res), _lengths(run, res, figs),
-           _designer(res), _strategies(res, figs), _seats(res, figs), _cards(res, figs), _sweep(res, exp, figs),
+           _elimination(res), _designer(res), _strategies(res, figs), _seats(res, figs), _cards(res, figs), _sweep(res, exp, figs),
            _overview(run, res, config), _methods(), _glossary(), _reproduce(config)]
     return [s for s in out if s is not None]
 
@@ -947,6 +1106,8 @@ table.plain td, table.plain th { border: 0; border-bottom: 1px solid #e5e5e5; ba
                                            #888 calc(50% + 1px), transparent calc(50% + 1px)); }
 .gauge span { position: absolute; top: 0; height: 100%; }
 .gauge .up { background: #2da44e; } .gauge .down { background: #cf222e; }
+.split { display: inline-block; width: 12em; height: 0.9em; background: #e5e5e5; border-radius: 4px;
+         overflow: hidden; vertical-align: middle; white-space: nowrap; font-size: 1em; line-height: 0; }
 .findings li { margin: 0.3em 0; }
 details { margin: 0.8em 0; } summary { cursor: pointer; color: #0550ae; }
 details.section > summary { color: #222; } details.section > summary h2 { display: inline; border: 0; }

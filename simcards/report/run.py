@@ -76,6 +76,11 @@ class Run:
     verdict_extra: dict = dataclasses.field(default_factory=dict)
     verdict_deals: dict = dataclasses.field(default_factory=dict)
     sampling: object = None
+    oracle: pd.DataFrame | None = None  # the information ceiling's games (simcards.report.skill)
+    # seconds of seconds_play by part (verdict games, skill index, information ceiling)
+    seconds_parts: dict = dataclasses.field(default_factory=dict)
+    outs: pd.DataFrame | None = None    # seats out, replayed (simcards.report.elimination)
+    precision_stop: str = "max_games"   # the cap that stopped a precision target's batches
 
 
 def check_precision(precision: float | None) -> float | None:
@@ -116,6 +121,7 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
     met: bool | None = None
     worst: list[dict] = []
     rounds = 0
+    precision_stop = "max_games"        # what stopped the batches if the target is not met
     while want:
         rounds += 1
         total += sum((want[c.id] - games[c.id]) * len(c.lineups) for c in exp.cells if c.id in want)
@@ -163,6 +169,29 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                      .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
         want = {c: max(n, games[c] + exp.games // 2) for c, n in capped.items()}
         want = {c: min(n, exp.max_games) for c, n in want.items()}
+        time_out = False
+        if want and exp.max_minutes is not None:
+            # a round shortened to what the rate of play so far fits in the minutes left (as the
+            # sequential rounds are): one precision round of 100,000 search games ran 8 minutes
+            elapsed = time.perf_counter() - t0
+            rate = sum(games[c.id] * len(c.lineups) for c in exp.cells) / max(elapsed, 1e-9)
+            lineups_of = {c.id: len(c.lineups) for c in exp.cells}
+            planned = sum((n - games[c]) * lineups_of[c] for c, n in want.items())
+            fits = rate * max(0.0, 60 * exp.max_minutes - elapsed)
+            if planned > fits:
+                share = fits / planned
+                want = {c: games[c] + int((n - games[c]) * share) for c, n in want.items()}
+                want = {c: n for c, n in want.items() if n > games[c]}
+                if want:
+                    log(f"the {exp.max_minutes:g}-minute cap shortens the batch to {share:.0%} of its games")
+            time_out = not want or elapsed >= 60 * exp.max_minutes
+        if time_out:
+            # max_minutes caps the report's play from its first game: the precision batches
+            # too, not only the sequential verdict's rounds (which then find no time left)
+            met, want, precision_stop = False, {}, "max_minutes"
+            worst = (wide.sort_values("half_width", ascending=False).head(10)
+                     .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
+            log(f"{len(wide)} intervals wider than {precision}: the {exp.max_minutes:g}-minute cap stops the batches")
         if want:
             log(f"{len(wide)} intervals wider than {precision}: more games for "
                 f"{len(want)} cell(s)")
@@ -196,10 +225,52 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
             if progress:
                 progress(done, total, "skill index")
 
+    # the games of the verdicts, the skill index and the information ceiling timed apart: the
+    # page says where a report's time went (the ceiling's search costs milliseconds a decision)
+    seconds_games = time.perf_counter() - t0
+    t1 = time.perf_counter()
     skill = play_skill(exp, threads, backend, advance_skill) if extra else None
+    seconds_skill = time.perf_counter() - t1
+    from simcards.report.skill import oracle_planned_games, play_oracle
+    ceiling = oracle_planned_games(exp)
+    t1 = time.perf_counter()
+    oracle = None
+    if ceiling:
+        total += ceiling
+        log(f"information ceiling: {ceiling:,} games of search and its open-hand oracle against random players")
+
+        def advance_oracle(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, "information ceiling")
+
+        oracle = play_oracle(exp, threads, backend, advance_oracle)
+    seconds_oracle = time.perf_counter() - t1
+    from simcards.report.elimination import planned_deals, play_elimination
+    replays = planned_deals(exp)
+    t1 = time.perf_counter()
+    outs = None
+    if replays:
+        total += replays
+        log(f"elimination: {replays:,} deals replayed to time when players go out")
+
+        def advance_outs(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress:
+                progress(done, total, "elimination replays")
+
+        outs = play_elimination(exp, advance_outs)
+    seconds_outs = time.perf_counter() - t1
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
-               verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling)
+               verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
+               oracle=oracle, precision_stop=precision_stop, outs=outs, seconds_parts={
+                   k: round(v, 3) for k, v, played in (
+                       ("verdict games", seconds_games, True), ("skill index", seconds_skill, skill is not None),
+                       ("information ceiling (search)", seconds_oracle, oracle is not None),
+                       ("elimination replays", seconds_outs, outs is not None)) if played})
 
 
 def check_report_run_folder(path: Path, resume: bool) -> None:
@@ -234,11 +305,14 @@ def resolved_config(run: Run, timings: dict) -> dict:
         "experiment_source": exp.source,
         "precision": run.precision,
         "precision_met": run.precision_met,
+        "precision_stopped_by": None if run.precision_met in (None, True) else run.precision_stop,
         "games_per_lineup": {str(c): n for c, n in run.games.items()},
         "game_ranges": [{"cell": c.id, "first_game": 0, "last_game": run.games[c.id] - 1,
                          "seed": exp.seed} for c in exp.cells],
         "total_games": int(sum(run.games[c.id] * len(c.lineups) for c in exp.cells)),
         "skill_games": 0 if run.skill is None else int(run.skill.groupby(["players", "order", "game"]).ngroups),
+        "oracle_games": 0 if run.oracle is None else int(run.oracle.groupby(["player", "players", "order",
+                                                                              "game"]).ngroups),
         "batches": run.batches,
         "sequential": None if run.sampling is None else {
             "alpha": run.sampling.alpha, "looks": run.sampling.looks, "looks_taken": run.sampling.looks_taken,
@@ -273,12 +347,17 @@ def write_report(run: Run, out_dir: Path, log: Log = _quiet, single_file: bool =
     results: Results = analyse(run.frame, run.exp, extra=run.verdict_extra, sampling=run.sampling)
     from simcards.report.skill import skill_table
     results.skill = skill_table(run.skill, run.exp, results.verdicts)
+    from simcards.report.skill import oracle_table
+    results.oracle = oracle_table(run.oracle, run.exp)
+    from simcards.report.elimination import elimination_table
+    results.elimination = elimination_table(run.outs)
     t_analysis = time.perf_counter() - t
     t = time.perf_counter()
     figures = plots.draw_all(results, run.exp, out_dir)
     t_plots = time.perf_counter() - t
     write_file(out_dir / "results.parquet", lambda tmp: write_parquet(run.frame, tmp))
     timings = {"compile": round(run.seconds_compile, 3), "play": round(run.seconds_play, 3),
+               **run.seconds_parts,
                "analysis": round(t_analysis, 3), "plots": round(t_plots, 3)}
     config = resolved_config(run, timings)
     write_text(out_dir / "config.json", json.dumps(config, indent=2, default=_json_default) + "\n")

@@ -3,7 +3,9 @@
 A record is ``{kind, players, name, estimate, low, high, se, n_deals, method}`` plus what decided
 it (p-values, the corrected ones and the interval at the corrected level, the verdict and its
 seat); kind is one of strategy, seat, pairwise, card, rating, sweep, verdict, disagreement,
-skill, length (name "minutes": the game time at the table), closeness, leader. Win rates and differences are fractions (not points); ratings are log
+skill, skill_ceiling (the information ceiling: search against its open-hand oracle; its relative skill and the
+shares skill, hidden information and luck, also beside the skill record as ``ceiling_*``), length (name
+"minutes": the game time at the table), closeness, leader, elimination. Win rates and differences are fractions (not points); ratings are log
 strengths; the skill index is a log-odds gap over random; lengths and sweep effects on lengths
 are in the length's unit; closeness in the game's score. Every interval is 95% unless its record
 says otherwise (``adjusted_level``: the level at which an interval agrees with the corrected
@@ -109,14 +111,40 @@ def records(res, exp) -> list[dict]:
                             p_value=r.p_value, p_adjusted=r.p_adjusted, significant=r.significant,
                             adjusted_level=r.adj_level, adjusted_low=r.adj_low / scale,
                             adjusted_high=r.adj_high / scale))
+    ceiling = {}
+    if getattr(res, "oracle", None) is not None:
+        ceiling = {int(r["players"]): r for r in res.oracle.to_dict("records")}
     if getattr(res, "skill", None) is not None:
         for r in res.skill.to_dict("records"):
+            # the information ceiling of the same player count, beside the index (the full record
+            # is kind "skill_ceiling" below)
+            c = ceiling.get(int(r["players"]), {})
+            beside = {f"ceiling_{k}": c[k] for k in (
+                "relative_skill", "relative_skill_low", "relative_skill_high", "skill_share", "skill_share_low",
+                "skill_share_high", "information_share", "information_share_low", "information_share_high",
+                "luck_share", "luck_share_low", "luck_share_high") if k in c}
             out.append(_rec("skill", r["players"], f"{r['strongest']} against random", r["logodds"],
                             r["logodds_low"], r["logodds_high"], r["deals"],
                             "log-odds gap over random, log(p (n - 1) / (1 - p)), from the win rate's share "
                             "interval over deal means (net of seat)", None, win_rate=r["win_rate"],
                             win_low=r["ci_low"], win_high=r["ci_high"], win_se=r["se"],
-                            fair_share=r["fair_share"], elo=r["elo"], elo_low=r["elo_low"], elo_high=r["elo_high"]))
+                            fair_share=r["fair_share"], elo=r["elo"], elo_low=r["elo_low"], elo_high=r["elo_high"],
+                            **beside))
+    if getattr(res, "oracle", None) is not None:
+        # the information ceiling: the relative skill as the estimate, every part with its interval
+        for r in res.oracle.to_dict("records"):
+            out.append(_rec("skill_ceiling", r["players"], f"{r['search']} against {r['oracle']}",
+                            r["relative_skill"], r["relative_skill_low"], r["relative_skill_high"], r["deals"],
+                            "relative skill (Dreef, Borm and van der Genugten) on the log-odds scale: "
+                            "theta(search) / theta(oracle); shares of the oracle's headroom over a fair share; "
+                            "intervals: paired percentile bootstrap over deals (win rates: share intervals)", None,
+                            **{k: r[k] for k in (
+                                "fair_share", "search_win_rate", "search_low", "search_high", "oracle_win_rate",
+                                "oracle_low", "oracle_high", "learning", "learning_low", "learning_high",
+                                "information", "information_low", "information_high", "skill_share",
+                                "skill_share_low", "skill_share_high", "information_share",
+                                "information_share_low", "information_share_high", "luck_share",
+                                "luck_share_low", "luck_share_high")}))
     for v in res.verdicts:
         out.append(_rec("verdict", v.players, v.basis, v.worst_edge, v.worst_low, v.worst_high, v.deals,
                         f"the deciding seat's edge, 95%; TOST within ±{exp.tolerance} at alpha {v.alpha:g} "
@@ -158,6 +186,14 @@ def records(res, exp) -> list[dict]:
             out.append(_rec("length", r["players"], "minutes", r["mean"], r["ci_low"], r["ci_high"], r.get("deals"),
                             "t interval over deal means; a game's minutes: its costed columns x seconds / 60",
                             r.get("se"), p10=r["p10"], median=r["median"], p90=r["p90"], seconds=costs))
+    outs = getattr(res, "elimination", None)
+    if outs is not None and len(outs):
+        for r in outs.to_dict("records"):
+            out.append(_rec("elimination", r["players"], f"{_place(r['place'])} player out (turn)",
+                            r["median"], r["median_low"], r["median_high"], r["deals"],
+                            "median turn over replayed games (the game is the unit), its 95% order-statistic "
+                            "interval; p10 and p90: the spread over games", None, p10=r["p10"], p90=r["p90"],
+                            games=r["games"], lineup=r["lineup"], game_median_turns=r["game_median"]))
     leader = getattr(designer, "leader", None)
     if leader is not None and len(leader) and "baseline" in leader:
         for r in leader.to_dict("records"):
@@ -165,6 +201,10 @@ def records(res, exp) -> list[dict]:
                             r["ci_high"], r.get("deals"), "t interval over deal means (sole leaders)", r.get("se"),
                             baseline=r["baseline"]))
     return out
+
+
+def _place(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(k), f"{int(k)}th")
 
 
 def write(res, exp, out_dir: Path) -> Path:

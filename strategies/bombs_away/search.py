@@ -78,12 +78,16 @@ PARAMS = {
     "rollout": (0, 0, 3, "the strategy every seat plays in rollouts: 0 duelist, 1 sniper_tuned, "
                          "2 keeper, 3 random"),
     "kinds": (31, 1, 31, "questions searched, a bit mask: 1 play, 2 extra, 4 name, 8 target, 16 answer"),
+    "oracle": (0, 0, 1, "1: roll out on a copy of the true state, every hand and the stock open, "
+                        "not on re-deals of the unseen cards (the skill index's information ceiling; "
+                        "it reads hidden cards, so only the compiled kernel plays it)"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
 _HORIZON = slot(PARAMS, "horizon")
 _ROLLOUT = slot(PARAMS, "rollout")
 _KINDS = slot(PARAMS, "kinds")
+_ORACLE = slot(PARAMS, "oracle")
 
 #: sniper_tuned's values (strategies/bombs_away/sniper_tuned.py: knockout=31, weakest=1,
 #: spend_from=6), in sniper's declared order (a constant to numba)
@@ -94,7 +98,8 @@ SNIPER_TUNED = np.array([31.0, 1.0, 6.0], np.float64)
 def _ask(view, rng, params):
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_HORIZON]), np.int64(params[_ROLLOUT]),
-                       np.int64(params[_KINDS]))
+                       np.int64(params[_KINDS]),
+                       np.int64(params[_ORACLE]))
 
 
 # every question goes through the same search (thin wrappers: the reference engine's twin test
@@ -159,7 +164,7 @@ def strategy_move(x, seat, kind, srng, rollout):
 
 
 @linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
-def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
+def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask, oracle):
     """The answer ``seat`` gives to the pending question of ``s`` (read only where it may look).
 
     Parameters
@@ -170,7 +175,7 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
         The deciding seat.
     rng : uint64[1]
         The strategy stream; one number is drawn from it per searched question.
-    budget, margin, horizon, rollout, kinds_mask
+    budget, margin, horizon, rollout, kinds_mask, oracle
         The PARAMS above.
 
     Returns
@@ -197,7 +202,12 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask):
     tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
-        redeal(s, seat, w, drng)
+        if oracle != 0:
+            # the information ceiling: the true deal itself (drng was still drawn, so
+            # oracle=0 draws exactly what it drew before the parameter existed)
+            copy_into(w, s)
+        else:
+            redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
             copy_into(x, w)

@@ -69,10 +69,14 @@ PARAMS = {
     "margin": (1.0, 0.0, 5.0, "standard errors another move must beat the rollout strategy's by"),
     "rollout": (0, 0, 2, "the strategy every seat plays in rollouts: 0 eights_last, "
                          "1 suit_switcher, 2 random"),
+    "oracle": (0, 0, 1, "1: roll out on a copy of the true state, every hand and the stock open, "
+                        "not on re-deals of the unseen cards (the skill index's information ceiling; "
+                        "it reads hidden cards, so only the compiled kernel plays it)"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
 _ROLLOUT = slot(PARAMS, "rollout")
+_ORACLE = slot(PARAMS, "oracle")
 #: the decision kinds typed int64: with literal kinds numba would compile the search twice
 #: (simcards.config, "Literal arguments")
 _PLAY, _NAME_SUIT = np.int64(PLAY), np.int64(NAME_SUIT)
@@ -86,13 +90,15 @@ def play(view, rng, params):
     # the compiled search below on the view's array, as the kernel does; inlined by numba
     # (simcards.config, "Compiled functions")
     return search_move(view.s, view.seat, rng, _PLAY, np.int64(params[_BUDGET]),
-                       params[_MARGIN], np.int64(params[_ROLLOUT]))
+                       params[_MARGIN], np.int64(params[_ROLLOUT]),
+                       np.int64(params[_ORACLE]))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def name_suit(view, rng, params):
     return search_move(view.s, view.seat, rng, _NAME_SUIT, np.int64(params[_BUDGET]),
-                       params[_MARGIN], np.int64(params[_ROLLOUT]))
+                       params[_MARGIN], np.int64(params[_ROLLOUT]),
+                       np.int64(params[_ORACLE]))
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
@@ -112,7 +118,7 @@ def _policy(v, kind, rng, rollout):
 
 
 @linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
-def search_move(s, seat, rng, kind, budget, margin, rollout):
+def search_move(s, seat, rng, kind, budget, margin, rollout, oracle):
     """The move ``seat`` makes at its decision in state ``s`` (read only where it may look).
 
     Parameters
@@ -126,7 +132,7 @@ def search_move(s, seat, rng, kind, budget, margin, rollout):
         (and whatever the rollout strategy draws for the default move).
     kind : int
         PLAY or NAME_SUIT (rules.py).
-    budget, margin, rollout
+    budget, margin, rollout, oracle
         The PARAMS above.
 
     Returns
@@ -151,7 +157,12 @@ def search_move(s, seat, rng, kind, budget, margin, rollout):
     tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
-        redeal(s, seat, w, drng)
+        if oracle != 0:
+            # the information ceiling: the true deal itself (drng was still drawn, so
+            # oracle=0 draws exactly what it drew before the parameter existed)
+            copy_into(w, s)
+        else:
+            redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
             copy_into(x, w)

@@ -127,12 +127,16 @@ PARAMS = {
     "rollout": (0, 0, 1, "the strategy every seat plays in rollouts: 0 expert, 1 high_first"),
     "race": (1.5, 0.0, 5.0, "drop a card once it trails expert's by this many standard errors "
                             "(0: never); its share of the budget goes to the close ones"),
+    "oracle": (0, 0, 1, "1: roll out on a copy of the true state, every hand and the stock open, "
+                        "not on re-deals of the unseen cards (the skill index's information ceiling; "
+                        "it reads hidden cards, so only the compiled kernel plays it)"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
 _EVAL = slot(PARAMS, "eval")
 _ROLLOUT = slot(PARAMS, "rollout")
 _RACE = slot(PARAMS, "race")
+_ORACLE = slot(PARAMS, "oracle")
 
 #: where the value table starts in the seat's row (simcards.tables: after the declared values)
 _TABLE = len(PARAMS)
@@ -151,7 +155,8 @@ def decide(view, rng, params):
     # numba (simcards.config, "Compiled functions")
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_RACE],
-                       params[_TABLE:])
+                       params[_TABLE:],
+                       np.int64(params[_ORACLE]))
 
 
 def table_for(n_players, game_params, row):
@@ -169,7 +174,7 @@ def table_for(n_players, game_params, row):
 
 
 @linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
-def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
+def search_move(s, seat, rng, budget, margin, ev, rollout, z, table, oracle):
     """The card ``seat`` plays in state ``s`` (read only where the seat may look).
 
     Parameters
@@ -180,7 +185,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
         The deciding seat (the seat to move).
     rng : uint64[1]
         The strategy stream; one number is drawn from it per decision with two kinds or more.
-    budget, margin, ev, rollout, z
+    budget, margin, ev, rollout, z, oracle
         The PARAMS above (``z``: race).
     table : float64 array
         The value table (eval 2; simcards.tables hands it behind the seat's values), or any
@@ -220,7 +225,12 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table):
     samples, spent, active = np.int64(0), np.int64(0), nk    # typed: not literals (simcards.config)
     while keep_sampling(samples, spent, active, budget):
         drng[0] = next_u64(local)
-        redeal(s, seat, w, drng)
+        if oracle != 0:
+            # the information ceiling: the true deal itself (drng was still drawn, so
+            # oracle=0 draws exactly what it drew before the parameter existed)
+            copy_into(w, s)
+        else:
+            redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
             if tally[ACTIVE, j] == 0.0:

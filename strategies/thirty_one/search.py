@@ -104,6 +104,9 @@ PARAMS = {
     "rollout": (1, 0, 2, "the strategy every seat plays in rollouts: 0 suit_chaser, 1 threshold_tuned, 2 greedy"),
     "propose_min": (23, 0, 34, "re-deal a seat whose proposal stands a hand worth at least this (0: off)"),
     "accept_min": (21, 0, 34, "re-deal a seat that accepted the proposal under way at least this (0: off)"),
+    "oracle": (0, 0, 1, "1: roll out on a copy of the true state, every hand and the stock open, "
+                        "not on re-deals of the unseen cards (the skill index's information ceiling; "
+                        "it reads hidden cards, so only the compiled kernel plays it)"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
@@ -111,6 +114,7 @@ _EVAL = slot(PARAMS, "eval")
 _ROLLOUT = slot(PARAMS, "rollout")
 _PROPOSE_MIN = slot(PARAMS, "propose_min")
 _ACCEPT_MIN = slot(PARAMS, "accept_min")
+_ORACLE = slot(PARAMS, "oracle")
 
 #: suit_chaser's parameters at their defaults, and threshold's at the values of the shipped
 #: threshold_tuned alias, in their declared order (constants to numba)
@@ -153,7 +157,8 @@ def vote(view, rng, params):
 def _search(s, seat, rng, params, kind):
     return search_move(s, seat, rng, kind, np.int64(params[_BUDGET]), params[_MARGIN],
                        np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]),
-                       np.int64(params[_PROPOSE_MIN]), np.int64(params[_ACCEPT_MIN]))
+                       np.int64(params[_PROPOSE_MIN]), np.int64(params[_ACCEPT_MIN]),
+                       np.int64(params[_ORACLE]))
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
@@ -179,7 +184,7 @@ def _strategy_move(x, kind, srng, rollout):
 
 
 @linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
-def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, accept_min):
+def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, accept_min, oracle):
     """The move ``seat`` makes at its decision in state ``s`` (read only where it may look).
 
     Parameters
@@ -192,7 +197,7 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
         The strategy stream; one number is drawn from it per decision with two moves or more.
     kind : int
         TURN or VOTE (rules.py).
-    budget, margin, ev, rollout, propose_min, accept_min
+    budget, margin, ev, rollout, propose_min, accept_min, oracle
         The PARAMS above.
 
     Returns
@@ -225,7 +230,12 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
     tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
-        redeal_with(s, seat, w, drng, propose_min, accept_min, REDEAL_TRIES)
+        if oracle != 0:
+            # the information ceiling: the true deal itself (drng was still drawn, so
+            # oracle=0 draws exactly what it drew before the parameter existed)
+            copy_into(w, s)
+        else:
+            redeal_with(s, seat, w, drng, propose_min, accept_min, REDEAL_TRIES)
         g0 = next_u64(local)
         for j in range(nk):
             copy_into(x, w)

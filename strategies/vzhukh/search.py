@@ -83,12 +83,16 @@ PARAMS = {
     "eval": (1, 0, 1, "0: roll out to the end of the game; 1: to the end of the round, scored by a penalty model"),
     "rollout": (0, 0, 2, "the strategy every seat plays in rollouts: 0 cheap_beat_tuned, 1 cheap_beat, 2 low_attack"),
     "round_sd": (34.0, 1.0, 1000.0, "eval 1: standard deviation of a seat's penalty in one round"),
+    "oracle": (0, 0, 1, "1: roll out on a copy of the true state, every hand and the stock open, "
+                        "not on re-deals of the unseen cards (the skill index's information ceiling; "
+                        "it reads hidden cards, so only the compiled kernel plays it)"),
 }
 _BUDGET = slot(PARAMS, "budget")
 _MARGIN = slot(PARAMS, "margin")
 _EVAL = slot(PARAMS, "eval")
 _ROLLOUT = slot(PARAMS, "rollout")
 _ROUND_SD = slot(PARAMS, "round_sd")
+_ORACLE = slot(PARAMS, "oracle")
 
 #: cheap_beat's parameters at cheap_beat_tuned's values (strategies/vzhukh/cheap_beat_tuned.py:
 #: joker_below=8, transfer_cards=2) and at its defaults, in its declared order
@@ -103,13 +107,15 @@ def attack(view, rng, params):
     # the compiled search below on the view's array, as the kernel does; inlined by numba
     # (simcards.config, "Compiled functions")
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
-                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD])
+                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD],
+                       np.int64(params[_ORACLE]))
 
 
 @njit(inline="always", **NJIT_OPTIONS)
 def defend(view, rng, params):
     return search_move(view.s, view.seat, rng, np.int64(params[_BUDGET]), params[_MARGIN],
-                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD])
+                       np.int64(params[_EVAL]), np.int64(params[_ROLLOUT]), params[_ROUND_SD],
+                       np.int64(params[_ORACLE]))
 
 
 @njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
@@ -125,7 +131,7 @@ def _strategy_move(v, phase, srng, rollout):
 
 
 @linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
-def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
+def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd, oracle):
     """The move ``seat`` makes in state ``s`` (read only where the seat may look).
 
     Parameters
@@ -137,7 +143,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
     rng : uint64[1]
         The strategy stream; one number is drawn from it per decision with two legal
         moves or more.
-    budget, margin, ev, rollout, round_sd
+    budget, margin, ev, rollout, round_sd, oracle
         The PARAMS above.
 
     Returns
@@ -162,7 +168,12 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd):
     tally = new_tally(nk)
     for _ in range(samples):
         drng[0] = next_u64(local)
-        redeal(s, seat, w, drng)
+        if oracle != 0:
+            # the information ceiling: the true deal itself (drng was still drawn, so
+            # oracle=0 draws exactly what it drew before the parameter existed)
+            copy_into(w, s)
+        else:
+            redeal(s, seat, w, drng)
         g0 = next_u64(local)
         for j in range(nk):
             copy_into(x, w)

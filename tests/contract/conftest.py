@@ -29,6 +29,13 @@ def all_strategies(game: str) -> list[str]:
     return sorted(simcards.list_strategies(game))
 
 
+#: Parameters that make a strategy read hidden cards on purpose, kept at their defaults here:
+#: search's ``oracle`` (the skill index's open-hand information ceiling) rolls out on the true
+#: deal, which the reference engine's views hide, so no twin or replay can play its games.
+#: tests/core/test_search_oracle.py checks that it does read them, and that plain search does not.
+SEES_HIDDEN = frozenset({"oracle"})
+
+
 def param_variants(game: str) -> list[str]:
     """Each strategy with run-time parameters once more, every parameter off its default
     (its lowest value, or its highest where the default is the lowest): the kernel and the
@@ -37,7 +44,8 @@ def param_variants(game: str) -> list[str]:
     out = []
     for name, info in sorted(strategies_for(simcards.get_game(game)).items()):
         if info.params and not info.problem:
-            values = [(p.name, p.low if p.default != p.low else p.high) for p in info.params]
+            values = [(p.name, p.low if p.default != p.low else p.high) for p in info.params
+                      if p.name not in SEES_HIDDEN]
             out.append(SEPARATOR.join([name] + [f"{k}={int(v) if float(v).is_integer() else v}"
                                                 for k, v in values]))
     return out

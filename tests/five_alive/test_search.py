@@ -81,8 +81,8 @@ def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, z, sh
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
         a_rng, b_rng = np.array([11 + step], np.uint64), np.array([11 + step], np.uint64)
         live = s.copy()
-        a = search.search_move(live, seat, a_rng, budget, 0.5, ev, 0, z, table)
-        b = search.search_move(zeroed, seat, b_rng, budget, 0.5, ev, 0, z, table)
+        a = search.search_move(live, seat, a_rng, budget, 0.5, ev, 0, z, table, 0)
+        b = search.search_move(zeroed, seat, b_rng, budget, 0.5, ev, 0, z, table, 0)
         assert a == b and a_rng[0] == b_rng[0]
         assert np.array_equal(live, s), "search wrote into the state it was handed"
         assert (s[V.LEGAL + seat] >> a) & 1

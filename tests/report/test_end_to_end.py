@@ -68,7 +68,11 @@ def test_config_resolves_everything(tiny_report):
     assert config["experiment_source"] == TINY
     assert config["games_per_lineup"] == {str(c.id): 150 for c in exp.cells}
     assert config["total_games"] == 150 * sum(len(c.lineups) for c in exp.cells)
-    assert set(config["timings_s"]) == {"compile", "play", "analysis", "plots"}
+    timings = config["timings_s"]
+    # play split into the parts this report played (no information ceiling here): they add up to the play
+    parts = {"verdict games", "skill index", "elimination replays"}
+    assert set(timings) == {"compile", "play", "analysis", "plots"} | parts
+    assert sum(timings.get(k, 0.0) for k in parts) <= timings["play"] + 0.01
     assert [l["seats"] for l in config["lineups"]] == [list(x) for c in exp.cells for x in c.lineups]
 
 
@@ -216,3 +220,22 @@ def test_auto_mirrors_take_the_strongest_heuristic_of_the_last_tournament(tmp_pa
         {"kind": "rating", "name": n, "estimate": e} for n, e in ratings]}))
     exp = parse_experiment(path, text)
     assert exp.mirror == ("expert:danger=3", "random") and "strongest heuristic" in exp.mirror_note
+
+
+def test_the_page_says_when_players_go_out(tiny_report):
+    # Five Alive puts players out one by one: the report replays its first deals and times it
+    _, out, _ = tiny_report
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="elimination"' in html and "When do players go out?" in html
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    records = summary["records"] if isinstance(summary, dict) else summary
+    outs = [r for r in records if r["kind"] == "elimination"]
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    for n in (2, 3):
+        places = sorted(r["name"] for r in outs if r["players"] == n)
+        # standard rules: every player but the winner goes out, the last on the game's last turn
+        assert len(places) == n - 1
+        last = [r for r in outs if r["players"] == n and r["name"].startswith(f"{'1st' if n == 2 else '2nd'}")][0]
+        assert last["estimate"] == last["game_median_turns"]
+        assert last["p10"] <= last["estimate"] <= last["p90"] and last["low"] <= last["estimate"] <= last["high"]
+    assert config["timings_s"]["elimination replays"] > 0

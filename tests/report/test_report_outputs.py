@@ -51,5 +51,21 @@ def test_report_progress_reaches_every_game(tmp_path):
     run = play(exp, threads=1, progress=lambda done, total, where: seen.append((done, total, where)))
     games = sum(run.games[c.id] * len(c.lineups) for c in exp.cells)
     games += run.skill.groupby(["players", "order", "game"]).ngroups     # the skill index's games
+    from simcards.report.elimination import planned_deals
+    games += planned_deals(exp)          # Five Alive's deals replayed to time when players go out
+    assert planned_deals(exp) > 0 and run.outs is not None
     assert seen[-1][:2] == (games, games)
+    assert "elimination replays" in {w for _, _, w in seen}
     assert {w for _, _, w in seen} >= {f"{c.label}, line-up 1/{len(c.lineups)}" for c in exp.cells}
+
+
+def test_max_minutes_stops_the_precision_batches(tmp_path):
+    # a target no first batch meets, and a cap already spent once the first batch is played: no
+    # second batch, and the run says the minutes stopped it (not max_games)
+    from simcards.report.experiment import load_experiment
+    from simcards.report.run import play
+    text = TINY.replace("games = 150", "games = 40\nprecision = 0.005\nmax_minutes = 0.0001")
+    exp = load_experiment(write(tmp_path, "capped", text))
+    run = play(exp, threads=1)
+    assert run.precision_met is False and run.precision_stop == "max_minutes"
+    assert set(run.games.values()) == {40} and run.worst

@@ -77,8 +77,8 @@ def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, rollo
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
         a_rng, b_rng = np.array([11 + step], np.uint64), np.array([11 + step], np.uint64)
         live = s.copy()
-        a = search.search_move(live, seat, a_rng, kind, 40, 0.5, ev, rollout, 23, 21)
-        b = search.search_move(zeroed, seat, b_rng, kind, 40, 0.5, ev, rollout, 23, 21)
+        a = search.search_move(live, seat, a_rng, kind, 40, 0.5, ev, rollout, 23, 21, 0)
+        b = search.search_move(zeroed, seat, b_rng, kind, 40, 0.5, ev, rollout, 23, 21, 0)
         assert a == b and a_rng[0] == b_rng[0]
         assert np.array_equal(live, s), "search wrote into the state it was handed"
         assert V.is_legal_move(V.View(s, seat), a)

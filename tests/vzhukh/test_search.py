@@ -16,8 +16,8 @@ def test_a_decision_reads_no_hidden_field_and_only_the_strategy_stream(ev, share
         zeroed = np.where(V.LAYOUT.visible_to(seat, s.shape[0]), s, 0)
         a_rng, b_rng = np.array([11 + step], np.uint64), np.array([11 + step], np.uint64)
         live = s.copy()
-        a = search.search_move(live, seat, a_rng, 40, 0.5, ev, 0, 34.0)
-        b = search.search_move(zeroed, seat, b_rng, 40, 0.5, ev, 0, 34.0)
+        a = search.search_move(live, seat, a_rng, 40, 0.5, ev, 0, 34.0, 0)
+        b = search.search_move(zeroed, seat, b_rng, 40, 0.5, ev, 0, 34.0, 0)
         assert a == b and a_rng[0] == b_rng[0]
         assert np.array_equal(live, s), "search wrote into the state it was handed"
         assert V.is_legal_move.py_func(V.View(s, seat), a)
@@ -30,7 +30,7 @@ def test_one_legal_move_draws_nothing_from_the_stream(shared):
         s, seat = rec.raws[step], int(rec.moves[step, 1])
         if V.n_legal(V.View(s, seat)) == 1:
             rng = np.array([5], np.uint64)
-            m = search.search_move(s, seat, rng, 40, 1.0, 1, 0, 34.0)
+            m = search.search_move(s, seat, rng, 40, 1.0, 1, 0, 34.0, 0)
             assert rng[0] == 5 and V.is_legal_move.py_func(V.View(s, seat), m)
             seen += 1
     assert seen > 0
