@@ -83,6 +83,18 @@ class Run:
     precision_stop: str = "max_games"   # the cap that stopped a precision target's batches
 
 
+#: The share of ``max_minutes`` the precision batches may take when a sequential verdict follows:
+#: the rest is the verdict's (batches of search games had taken every minute, leaving the
+#: verdict's cheap mirror rounds none, so every seat verdict of a tournament stayed undecided).
+PRECISION_SHARE = 0.5
+
+
+def precision_minutes(exp: Experiment) -> float:
+    """The minutes of play the precision batches may use (``max_minutes`` counts from the first game)."""
+    from simcards.report.sequential import sequential
+    return exp.max_minutes * (PRECISION_SHARE if sequential(exp) else 1.0)
+
+
 def check_precision(precision: float | None) -> float | None:
     if precision is not None and (isinstance(precision, bool) or not 0 < precision < 0.5):
         raise SimcardsError(f"bad precision {precision!r}: expected a number between 0 and 0.5 "
@@ -170,28 +182,30 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
         want = {c: max(n, games[c] + exp.games // 2) for c, n in capped.items()}
         want = {c: min(n, exp.max_games) for c, n in want.items()}
         time_out = False
+        budget = exp.max_minutes
         if want and exp.max_minutes is not None:
+            budget = precision_minutes(exp)
             # a round shortened to what the rate of play so far fits in the minutes left (as the
             # sequential rounds are): one precision round of 100,000 search games ran 8 minutes
             elapsed = time.perf_counter() - t0
             rate = sum(games[c.id] * len(c.lineups) for c in exp.cells) / max(elapsed, 1e-9)
             lineups_of = {c.id: len(c.lineups) for c in exp.cells}
             planned = sum((n - games[c]) * lineups_of[c] for c, n in want.items())
-            fits = rate * max(0.0, 60 * exp.max_minutes - elapsed)
+            fits = rate * max(0.0, 60 * budget - elapsed)
             if planned > fits:
                 share = fits / planned
                 want = {c: games[c] + int((n - games[c]) * share) for c, n in want.items()}
                 want = {c: n for c, n in want.items() if n > games[c]}
                 if want:
-                    log(f"the {exp.max_minutes:g}-minute cap shortens the batch to {share:.0%} of its games")
-            time_out = not want or elapsed >= 60 * exp.max_minutes
+                    log(f"the {budget:g}-minute cap shortens the batch to {share:.0%} of its games")
+            time_out = not want or elapsed >= 60 * budget
         if time_out:
             # max_minutes caps the report's play from its first game: the precision batches
             # too, not only the sequential verdict's rounds (which then find no time left)
             met, want, precision_stop = False, {}, "max_minutes"
             worst = (wide.sort_values("half_width", ascending=False).head(10)
                      .assign(cells=lambda d: d["cells"].map(list)).to_dict("records"))
-            log(f"{len(wide)} intervals wider than {precision}: the {exp.max_minutes:g}-minute cap stops the batches")
+            log(f"{len(wide)} intervals wider than {precision}: the {budget:g}-minute cap stops the batches")
         if want:
             log(f"{len(wide)} intervals wider than {precision}: more games for "
                 f"{len(want)} cell(s)")

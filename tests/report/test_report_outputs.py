@@ -69,3 +69,14 @@ def test_max_minutes_stops_the_precision_batches(tmp_path):
     run = play(exp, threads=1)
     assert run.precision_met is False and run.precision_stop == "max_minutes"
     assert set(run.games.values()) == {40} and run.worst
+
+
+def test_the_precision_batches_leave_half_the_minutes_to_a_sequential_verdict(tmp_path):
+    # tournaments of search players spent every minute on precision batches, so the verdict's
+    # cheap mirror rounds found none left: with a verdict to decide, the batches get half
+    from simcards.report.experiment import load_experiment
+    from simcards.report.run import PRECISION_SHARE, precision_minutes
+    exp = load_experiment(write(tmp_path, "both", TINY.replace("games = 150", "games = 40\nmax_minutes = 4").replace("looks = 1", "looks = 3")))
+    assert exp.looks > 1 and precision_minutes(exp) == 4 * PRECISION_SHARE == 2
+    single = load_experiment(write(tmp_path, "one_look", TINY.replace("games = 150", "games = 40\nmax_minutes = 4")))
+    assert precision_minutes(single) == 4
