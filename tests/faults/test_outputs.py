@@ -348,8 +348,10 @@ def test_an_interrupted_report_resumes_to_the_same_results(tmp_path, faults, who
     assert temporaries(tmp_path) == []
 
 
-TUNE = ["tune", "five-alive", "expert", "--players", "3", "--pool", "random,keep_zero", "--trials", "8",
-        "--games", "3000", "--check-games", "3000", "--seed", "1", "--threads", "1"]
+# 40 trials of 9,000 games: about 10 s of play with a warm kernel cache, so the signal a second after the lock
+# lands inside the search (8 trials had finished within that second once the cache was warm)
+TUNE = ["tune", "five-alive", "expert", "--players", "3", "--pool", "random,keep_zero", "--trials", "40",
+        "--games", "9000", "--check-games", "3000", "--seed", "1", "--threads", "1"]
 
 
 @pytest.mark.slow
