@@ -142,7 +142,6 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
                 continue
             start, count = games[cell.id], want[cell.id] - games[cell.id]
             for i, lineup in enumerate(cell.lineups):
-                batch = batches[offsets[cell.id] + i]
                 where = f"{cell.label}, line-up {i + 1}/{len(cell.lineups)}"
 
                 def advance(k: int, where: str = where) -> None:
@@ -227,56 +226,41 @@ def play(exp: Experiment, precision: float | None = None, threads: int | None = 
         verdict_extra, more, sampling = run_sequential(exp, frame, games, backend, threads, log, t0,
                                                        advance_verdict, plan_verdict)
         verdict_deals.update(more)
-    from simcards.report.skill import planned_games, play_skill
-    extra = planned_games(exp)
-    if extra:
-        total += extra
-        log(f"skill index: {extra:,} games of the strongest player against random players")
-
-        def advance_skill(k: int) -> None:
-            nonlocal done
-            done += k
-            if progress:
-                progress(done, total, "skill index")
-
-    # the games of the verdicts, the skill index and the information ceiling timed apart: the
-    # page says where a report's time went (the ceiling's search costs milliseconds a decision)
+    # the games of the verdicts, the skill index, the information ceiling and the elimination
+    # replays timed apart: the page says where a report's time went (the ceiling's search costs
+    # milliseconds a decision)
     seconds_games = time.perf_counter() - t0
-    t1 = time.perf_counter()
-    skill = play_skill(exp, threads, backend, advance_skill) if extra else None
-    seconds_skill = time.perf_counter() - t1
-    from simcards.report.skill import oracle_planned_games, play_oracle
-    ceiling = oracle_planned_games(exp)
-    t1 = time.perf_counter()
-    oracle = None
-    if ceiling:
-        total += ceiling
-        log(f"information ceiling: {ceiling:,} games of search and its open-hand oracle against random players")
 
-        def advance_oracle(k: int) -> None:
+    def phase(label: str, planned: int, note: str, play_part) -> tuple[object, float]:
+        """One part after the verdict's games: its planned games join the bar's total, each
+        finished chunk advances it under ``label``; returns (its result or None, its seconds)."""
+        nonlocal total
+        t1 = time.perf_counter()
+        if not planned:
+            return None, 0.0
+        total += planned
+        log(note.format(planned=planned))
+
+        def advance(k: int) -> None:
             nonlocal done
             done += k
             if progress:
-                progress(done, total, "information ceiling")
+                progress(done, total, label)
 
-        oracle = play_oracle(exp, threads, backend, advance_oracle)
-    seconds_oracle = time.perf_counter() - t1
+        return play_part(advance), time.perf_counter() - t1
+
     from simcards.report.elimination import planned_deals, play_elimination
-    replays = planned_deals(exp)
-    t1 = time.perf_counter()
-    outs = None
-    if replays:
-        total += replays
-        log(f"elimination: {replays:,} deals replayed to time when players go out")
-
-        def advance_outs(k: int) -> None:
-            nonlocal done
-            done += k
-            if progress:
-                progress(done, total, "elimination replays")
-
-        outs = play_elimination(exp, advance_outs)
-    seconds_outs = time.perf_counter() - t1
+    from simcards.report.skill import oracle_planned_games, planned_games, play_oracle, play_skill
+    skill, seconds_skill = phase("skill index", planned_games(exp),
+                                 "skill index: {planned:,} games of the strongest player against random players",
+                                 lambda advance: play_skill(exp, threads, backend, advance))
+    oracle, seconds_oracle = phase("information ceiling", oracle_planned_games(exp),
+                                   "information ceiling: {planned:,} games of search and its open-hand oracle "
+                                   "against random players",
+                                   lambda advance: play_oracle(exp, threads, backend, advance))
+    outs, seconds_outs = phase("elimination replays", planned_deals(exp),
+                               "elimination: {planned:,} deals replayed to time when players go out",
+                               lambda advance: play_elimination(exp, advance))
     return Run(exp, _downcast(frame), games, history, precision, met, worst,
                seconds_play=time.perf_counter() - t0, seconds_compile=seconds_compile, skill=skill,
                verdict_extra=verdict_extra, verdict_deals=verdict_deals, sampling=sampling,
