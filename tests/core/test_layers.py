@@ -20,8 +20,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def _lint(project: Path) -> subprocess.CompletedProcess:
     """``lint-imports`` over ``project`` (a folder holding ``simcards/`` and ``pyproject.toml``)."""
     env = {**os.environ, "PYTHONPATH": str(project)}
-    code = ("import sys; from importlinter.cli import lint_imports; "
-            "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, no_logo=True))")
+    # no_logo only from import-linter 2.13 on: passed where the installed release takes it (the
+    # lowest release pyproject.toml admits, 2.12, has no such argument)
+    code = ("import inspect, sys; from importlinter.cli import lint_imports; "
+            "extra = {'no_logo': True} if 'no_logo' in inspect.signature(lint_imports).parameters else {}; "
+            "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, **extra))")
     return subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True,
                           text=True, timeout=120)
 
