@@ -17,7 +17,7 @@ from simcards.report.render import Section, embed_images, to_html, to_markdown
 
 if TYPE_CHECKING:
     from simcards.balancing.confirm import Confirmed
-    from simcards.balancing.run import BalanceResult
+    from simcards.balancing.result import BalanceResult
 
 TRADEOFF = "tradeoff.png"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from simcards.balancing.config import BalanceConfig, load_balance
 from simcards.balancing.confirm import Confirmed, confirm, experiment_text
-from simcards.balancing.search import STUDY, Trial, ranked, run_search
+from simcards.balancing.result import BalanceResult
+from simcards.balancing.search import STUDY, ranked, run_search
 from simcards.errors import SimcardsError
 
 CONFIG = "config.json"
@@ -26,22 +26,6 @@ TIMINGS = "timings.json"
 RECOMMENDED = "recommended.toml"
 Log = Callable[[str], None]
 Progress = Callable[[int, int, str], None]
-
-
-@dataclass
-class BalanceResult:
-    config: BalanceConfig
-    trials: list[Trial]
-    default: Confirmed
-    candidates: list[Confirmed]
-    recommended: Confirmed | None          # the first candidate that meets every target
-    closest: Confirmed                     # the recommended one, or the nearest miss
-    seconds: dict = field(default_factory=dict)    # search, confirm, total
-    folder: Path | None = None
-
-    @property
-    def found(self) -> bool:
-        return self.recommended is not None
 
 
 def _quiet(_: str) -> None:
