@@ -84,7 +84,7 @@ def register(command) -> None:
     @command("balance")
     def balance_cmd(
         target: Annotated[str, typer.Argument(
-            help="An experiment file with a [balance] table (experiments/NAME.toml), or a game name "
+            help="An experiment file with a \\[balance] table (experiments/NAME.toml), or a game name "
                  "with the search described by the options below.")],
         out_dir: Annotated[Optional[Path], typer.Option(
             "--out-dir", help="The search's folder: its study, its confirmations and its report "

@@ -68,3 +68,23 @@ def test_every_command_help_is_reflowed_paragraphs():
         assert all(para and "\n" not in para for para in c.help.split("\n\n")), c.name
     listing = runner.invoke(app, ["--help"], env={"COLUMNS": "80"}).output
     assert "parameters (a broken file is listed with its fault)." in listing
+
+
+def test_bracketed_words_in_help_survive_rich_markup():
+    """rich reads ``[word]`` in a help text as a style tag and drops it: ``simcards balance
+    --help`` once said "an experiment file with a  table" for "[balance] table". Every
+    ``[word]`` a command's or an option's help holds (rich's escape ``\\[`` included) must reach
+    the rendered help."""
+    import re
+
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        words = {w for t in texts for w in re.findall(r"\[[a-z_.]+\]", t.replace("\\[", "["))}
+        if not words:
+            continue
+        shown = runner.invoke(app, [name, "--help"], env={"COLUMNS": "250"}).output
+        for word in words:
+            assert word in shown, (name, word)
