@@ -9,7 +9,7 @@ processor it was never timed on, every processor's tries, and the result says so
 readable reference engine is timed for information only, since it is written to be read, not
 to be fast.
 
-For each game's line-up in ``simcards.yardstick.YARDSTICKS`` (its default strategy in every
+For each game's line-up in ``simcards.yardstick.yardsticks()`` (its default strategy in every
 seat) a second yardstick is timed in the same run: a tight single-threaded C program that plays
 exactly the same games, compiled with the system C compiler on this machine. ``c_ratio`` is
 ``simulate``'s CPU time per turn on one core over the C's, ``c_kernel_ratio`` the kernel alone's;
@@ -90,12 +90,13 @@ def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence
     games, seed
         Games 0..games-1 of the seed, as the other rows play them.
     """
-    stick = yardstick.YARDSTICKS.get(game)
+    sticks = yardstick.yardsticks()
+    stick = sticks.get(game)
     builtin = f"{BUILTIN_PACKAGE}.{stick.spec.module_name}.{stick.strategy}" if stick else ""
     if (stick is None or any(s != stick.strategy for s in strategies)
             or any(m != builtin for m in strategy_modules)):
         return None, ("no C yardstick for this line-up (only " + ", ".join(
-            f"{y.game} with the built-in {y.strategy}" for y in yardstick.YARDSTICKS.values())
+            f"{y.game} with the built-in {y.strategy}" for y in sticks.values())
             + " in every seat)")
     try:
         c = yardstick.run(games, seed, len(strategies), game)
@@ -232,7 +233,7 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     one_core = rows[0]
     c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
     c_kernel_ratio = kernel_row["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
-    c_target = yardstick.YARDSTICKS[game].target if c_row is not None else None
+    c_target = yardstick.yardsticks()[game].target if c_row is not None else None
     return {"rows": rows, "c_ratio": c_ratio, "c_kernel_ratio": c_kernel_ratio, "c_target": c_target,
             "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
             "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],

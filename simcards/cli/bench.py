@@ -39,8 +39,8 @@ def bench_cmd(
     Whole runs (frame included) on one core and all cores, and the kernel alone (records, no
     frame) on one core, both against the previous release; the reference engine for information.
     Each of these rows is timed --repeat times, interleaved, and shows its median pass.
-    Each game's default line-up (high_first, greedy, random, low_attack in every seat) also times
-    a tight C program playing the same games, built here with the system C compiler: issue 13's
+    A game whose package holds a tight C program (yardstick.c) also times it on its default
+    line-up, playing the same games, built here with the system C compiler: issue 13's
     target for Five Alive is simulate on one core at most 1.5x its CPU time per turn; for the
     other games the C is information. With --against, this code and another checkout are timed
     side by side instead, alternated, one fresh process each (one core, CPU time: simulate, simulate
