@@ -48,7 +48,6 @@ def bench_cmd(
     then cancels out."""
     from simcards.benchmark.bench import REPEAT, bench
     from simcards.benchmark.bench_against import ROUNDS
-    from simcards.benchmark.bench_release import RELEASE
     from simcards.contract.registry import get_game
     spec = get_game(game)
     _option_range("--games", games, 1)
@@ -74,6 +73,12 @@ def bench_cmd(
         result = bench(game, games=games, reference_games=reference_games, players=players,
                        strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or (),
                        repeat=repeat, progress=lambda done, total: bar.update(done, total, "timed passes"))
+    _print_result(result, game, players, repeat)
+
+def _print_result(result: dict, game: str, players: int, repeat: int) -> None:
+    """bench's table, and the sentences under it: the passes' spread, the previous release, the
+    decisions, the C yardstick and the run's costs."""
+    from simcards.benchmark.bench_release import RELEASE
     unit = result["unit"]
     # Five narrow columns, so that the table fits an 80-column console unwrapped; the
     # release's ratios, with their ranges, read better as a sentence under it.
