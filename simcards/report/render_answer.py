@@ -58,67 +58,96 @@ def _answer(run, res: Results, config: dict) -> Section:
     if findings:
         parts.append('<ul class="findings">' + "".join(f"<li>{esc(f)}</li>" for f in findings) + "</ul>")
         md += [f"- {f}" for f in findings] + [""]
-    vs = res.verdicts or []
-    if vs:
-        rows, md_rows = [], []
-        for n in sorted({v.players for v in vs}):
-            badges, md_badges = [], []
-            for v in (v for v in vs if v.players == n):
-                kind, words = _badge(v, res, exp.tolerance)
-                badges.append(f'<span class="badge {kind}"><b>{_COLOURS[kind]} {esc(v.basis)}:</b> '
-                              f'{esc(words)}</span>')
-                md_badges.append(f"{v.basis}: {words}")
-            rows.append(f'<span class="n">{n} players</span><span class="badges">{"".join(badges)}</span>')
-            md_rows.append(f"- **{n} players**: " + "; ".join(md_badges))
-        parts.append('<div class="card"><h3>Fair to every seat?</h3>'
-                     f'<p class="note">A badge per player count and level of play (every seat played by the '
-                     f'strategy named, or all the line-ups of a tournament); a seat is fair within '
-                     f'±{100 * exp.tolerance:.0f} points of its fair share. '
-                     '<a href="#fairness">Details</a></p><div class="grid">' + "".join(rows) + "</div></div>")
-        md += ["**Fair to every seat?** (tolerance ±%.0f points; every seat played by the strategy named)" %
-               (100 * exp.tolerance), ""] + md_rows + [""]
+    if res.verdicts:
+        markup, text = _fairness_card(res, exp)
+        parts.append(markup)
+        md += text
     cards = []
-    t = _time_rows(res)
-    if len(t):
-        rows = "".join(f"<tr><td>{int(r.players)} players</td><td class=\"big\">{_minutes(r.median)} min</td>"
-                       f"<td>{_minutes(r.p10)}–{_minutes(r.p90)}</td></tr>" for r in t.itertuples())
-        cards.append('<div class="card"><h3>How long is a game?</h3>'
-                     f'<p class="note">Minutes at {esc(_cost_text(exp, res))}. <a href="#game-length">Details</a>'
-                     '</p><table class="plain"><thead><tr><th></th><th>median</th><th>10–90% of games</th></tr>'
-                     f"</thead><tbody>{rows}</tbody></table></div>")
-        md += [f"**How long is a game?** (median minutes, 10–90% of games; at {_cost_text(exp, res)})", ""]
-        md += [f"- {int(r.players)} players: {_minutes(r.median)} min ({_minutes(r.p10)}–{_minutes(r.p90)})"
-               for r in t.itertuples()] + [""]
-    skill = skill_rows(res)
-    if skill:
-        finite = [abs(r["gap"]) for r in skill if not math.isinf(r["gap"])] + \
-                 [abs(r["gap_low"]) for r in skill if not math.isinf(r["gap_low"])]
-        top = max(3.0, math.ceil(max(finite, default=3.0)))
-        gauges = []
-        for r in skill:
-            value = r["gap_low"] if math.isinf(r["gap"]) else r["gap"]
-            width = max(0.0, min(1.0, abs(value) / top)) * 50
-            side = f"left:50%;width:{width:.0f}%" if value >= 0 else f"left:{50 - width:.0f}%;width:{width:.0f}%"
-            gauges.append(f'<span class="n">{r["players"]} players</span><span>'
-                          f'<span class="gauge" role="img" aria-label="log-odds edge {value:+.1f}, scale '
-                          f'-{top:g} to +{top:g}"><span class="{"up" if value >= 0 else "down"}" '
-                          f'style="{side}"></span></span> '
-                          f'<span class="note">wins {100 * r["win_rate"]:.0f}% (fair {100 * r["fair"]:.0f}%); '
-                          f'edge {esc(_gap_text(r))}</span></span>')
-        cards.append('<div class="card"><h3>Does skill matter?</h3>'
-                     f'<p class="note">{esc(skill[0]["strongest"])} against random players. The bar: its edge in '
-                     f'log-odds over a fair share; the middle is luck only, right wins more, left less (ends at '
-                     f'±{top:g}). <a href="#skill">Details</a></p><div class="grid">' + "".join(gauges)
-                     + "</div>" + _ceiling_card(res) + "</div>")
-        md += [f"**Does skill matter?** ({skill[0]['strongest']} against random players; edge in log-odds over a "
-               "fair share, 0 = luck only)", ""]
-        md += [f"- {r['players']} players: wins {100 * r['win_rate']:.0f}% (fair {100 * r['fair']:.0f}%), edge "
-               f"{_gap_text(r)}" for r in skill] + [""]
-        md += [f"Skill | hidden information | luck (search against its open-hand oracle): {r['players']} players: "
-               f"skill {_share_text(r, 'skill_share')}, hidden information {_share_text(r, 'information_share')}, "
-               f"luck {_share_text(r, 'luck_share')}" for r in ceiling_rows(res)] + ([""] if ceiling_rows(res) else [])
+    for card in (_time_card, _skill_card):
+        markup, text = card(res, exp)
+        if markup:
+            cards.append(markup)
+            md += text
     if cards:
         parts.append('<div class="cards">' + "".join(cards) + "</div>")
     markup = "".join(parts)
     s.raw(markup, "\n".join(md))
     return s
+
+
+def _fairness_card(res: Results, exp) -> tuple[str, list[str]]:
+    """Fair to every seat? A badge per player count and level of play: (markup, markdown lines)."""
+    esc = html.escape
+    vs = res.verdicts
+    rows, md_rows = [], []
+    for n in sorted({v.players for v in vs}):
+        badges, md_badges = [], []
+        for v in (v for v in vs if v.players == n):
+            kind, words = _badge(v, res, exp.tolerance)
+            badges.append(f'<span class="badge {kind}"><b>{_COLOURS[kind]} {esc(v.basis)}:</b> '
+                          f'{esc(words)}</span>')
+            md_badges.append(f"{v.basis}: {words}")
+        rows.append(f'<span class="n">{n} players</span><span class="badges">{"".join(badges)}</span>')
+        md_rows.append(f"- **{n} players**: " + "; ".join(md_badges))
+    markup = ('<div class="card"><h3>Fair to every seat?</h3>'
+              f'<p class="note">A badge per player count and level of play (every seat played by the '
+              f'strategy named, or all the line-ups of a tournament); a seat is fair within '
+              f'±{100 * exp.tolerance:.0f} points of its fair share. '
+              '<a href="#fairness">Details</a></p><div class="grid">' + "".join(rows) + "</div></div>")
+    md = ["**Fair to every seat?** (tolerance ±%.0f points; every seat played by the strategy named)" %
+          (100 * exp.tolerance), ""] + md_rows + [""]
+    return markup, md
+
+
+def _time_card(res: Results, exp) -> tuple[str, list[str]]:
+    """How long is a game? The median minutes and the 10-90% range per player count ("" without)."""
+    esc = html.escape
+    t = _time_rows(res)
+    if not len(t):
+        return "", []
+    rows = "".join(f"<tr><td>{int(r.players)} players</td><td class=\"big\">{_minutes(r.median)} min</td>"
+                   f"<td>{_minutes(r.p10)}–{_minutes(r.p90)}</td></tr>" for r in t.itertuples())
+    markup = ('<div class="card"><h3>How long is a game?</h3>'
+              f'<p class="note">Minutes at {esc(_cost_text(exp, res))}. <a href="#game-length">Details</a>'
+              '</p><table class="plain"><thead><tr><th></th><th>median</th><th>10–90% of games</th></tr>'
+              f"</thead><tbody>{rows}</tbody></table></div>")
+    md = [f"**How long is a game?** (median minutes, 10–90% of games; at {_cost_text(exp, res)})", ""]
+    md += [f"- {int(r.players)} players: {_minutes(r.median)} min ({_minutes(r.p10)}–{_minutes(r.p90)})"
+           for r in t.itertuples()] + [""]
+    return markup, md
+
+
+def _skill_card(res: Results, exp) -> tuple[str, list[str]]:
+    """Does skill matter? A gauge of the log-odds edge per player count, and the information
+    ceiling's bars ("" without a skill index)."""
+    esc = html.escape
+    skill = skill_rows(res)
+    if not skill:
+        return "", []
+    finite = [abs(r["gap"]) for r in skill if not math.isinf(r["gap"])] + \
+             [abs(r["gap_low"]) for r in skill if not math.isinf(r["gap_low"])]
+    top = max(3.0, math.ceil(max(finite, default=3.0)))
+    gauges = []
+    for r in skill:
+        value = r["gap_low"] if math.isinf(r["gap"]) else r["gap"]
+        width = max(0.0, min(1.0, abs(value) / top)) * 50
+        side = f"left:50%;width:{width:.0f}%" if value >= 0 else f"left:{50 - width:.0f}%;width:{width:.0f}%"
+        gauges.append(f'<span class="n">{r["players"]} players</span><span>'
+                      f'<span class="gauge" role="img" aria-label="log-odds edge {value:+.1f}, scale '
+                      f'-{top:g} to +{top:g}"><span class="{"up" if value >= 0 else "down"}" '
+                      f'style="{side}"></span></span> '
+                      f'<span class="note">wins {100 * r["win_rate"]:.0f}% (fair {100 * r["fair"]:.0f}%); '
+                      f'edge {esc(_gap_text(r))}</span></span>')
+    markup = ('<div class="card"><h3>Does skill matter?</h3>'
+              f'<p class="note">{esc(skill[0]["strongest"])} against random players. The bar: its edge in '
+              f'log-odds over a fair share; the middle is luck only, right wins more, left less (ends at '
+              f'±{top:g}). <a href="#skill">Details</a></p><div class="grid">' + "".join(gauges)
+              + "</div>" + _ceiling_card(res) + "</div>")
+    md = [f"**Does skill matter?** ({skill[0]['strongest']} against random players; edge in log-odds over a "
+          "fair share, 0 = luck only)", ""]
+    md += [f"- {r['players']} players: wins {100 * r['win_rate']:.0f}% (fair {100 * r['fair']:.0f}%), edge "
+           f"{_gap_text(r)}" for r in skill] + [""]
+    md += [f"Skill | hidden information | luck (search against its open-hand oracle): {r['players']} players: "
+           f"skill {_share_text(r, 'skill_share')}, hidden information {_share_text(r, 'information_share')}, "
+           f"luck {_share_text(r, 'luck_share')}" for r in ceiling_rows(res)] + ([""] if ceiling_rows(res) else [])
+    return markup, md
