@@ -121,65 +121,9 @@ def balance_config(exp: Experiment) -> BalanceConfig:
                          "only [lineups] mirror: a balance is judged under mirrors, every seat the same player")
     if exp.sweep_option is not None:
         raise check.fail("sweep", "given with [balance]", "no [sweep]: the search varies the options itself")
-    options = {o.name: o for o in exp.spec.options}
-    vary = data.get("vary", {})
-    if not isinstance(vary, dict):
-        raise check.fail("balance.vary", f"bad value {vary!r}", "a table of rule options with their ranges")
-    if not vary:
-        raise check.fail("balance.vary", "no option to vary",
-                         f"a table of rule options of {exp.spec.name} with their ranges: {choices(options)}")
-    axes = []
-    for name, value in vary.items():
-        key = f"balance.vary.{name}"
-        opt = options.get(name)
-        if opt is None:
-            raise check.fail(key, f"unknown rule option for {exp.spec.name}", choices(options))
-        if opt.kind is int:
-            if (not isinstance(value, list) or len(value) != 2
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-                    or value[0] >= value[1]):
-                raise check.fail(key, f"bad value {value!r}",
-                                 f"[low, high], two integers low < high within {opt.accepted()}")
-            for v in value:
-                try:
-                    opt.convert(exp.spec.name, v)
-                except SimcardsError:
-                    raise check.fail(key, f"bad value {v!r}", opt.accepted()) from None
-            axes.append(Axis(name, low=value[0], high=value[1]))
-        else:
-            if not isinstance(value, list) or len(value) < 2:
-                raise check.fail(key, f"bad value {value!r}", f"a list of at least 2 values, each {opt.accepted()}")
-            converted = []
-            for v in value:
-                try:
-                    if opt.kind is bool and not isinstance(v, bool):
-                        raise SimcardsError("not a boolean")
-                    converted.append(opt.convert(exp.spec.name, v))
-                except SimcardsError:
-                    raise check.fail(key, f"bad value {v!r}", opt.accepted()) from None
-            if len(set(converted)) != len(converted):
-                raise check.fail(key, f"a value is listed twice in {value!r}", "distinct values")
-            axes.append(Axis(name, values=tuple(converted)))
-        if name in exp.rules:
-            raise check.fail(key, f"also set in [rules] ({name} = {exp.rules[name]!r})",
-                             "an option either fixed in [rules] or varied in [balance], not both")
+    axes = _axes(check, exp, data)
     games = check.integer(data, "games", DEFAULT_GAMES, 100, 10_000_000, "balance.")
-    time_change = data.get("time_change", DEFAULT_TIME_CHANGE if "minutes" not in data else None)
-    if time_change is not None and (isinstance(time_change, bool) or not isinstance(time_change, (int, float))
-                                    or not 0 < time_change <= 10):
-        raise check.fail("balance.time_change", f"bad value {time_change!r}",
-                         "a fraction above 0 (0.2: within ±20% of the experiment's rules' game time)")
-    minutes = data.get("minutes")
-    if minutes is not None:
-        if (not isinstance(minutes, list) or len(minutes) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in minutes)
-                or not 0 <= minutes[0] < minutes[1]):
-            raise check.fail("balance.minutes", f"bad value {minutes!r}", "[low, high] minutes, 0 <= low < high")
-        minutes = (float(minutes[0]), float(minutes[1]))
-    floor = data.get("skill_floor")
-    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, (int, float))):
-        raise check.fail("balance.skill_floor", f"bad value {floor!r}",
-                         "a log-odds gap over random players (a number, e.g. 0.5)")
+    time_change, minutes, floor = _targets(check, data)
     cfg = BalanceConfig(
         exp=exp, axes=tuple(axes),
         trials=check.integer(data, "trials", DEFAULT_TRIALS, 1, 10_000, "balance."),
@@ -198,6 +142,84 @@ def balance_config(exp: Experiment) -> BalanceConfig:
         raise check.fail("balance.skill_floor", "set, but every mirror is random",
                          "a mirror that is not random, whose edge over random players is the skill")
     return cfg
+
+
+def _axes(check: _Checker, exp: Experiment, data: dict) -> list[Axis]:
+    """``vary``: an axis per rule option, an integer range or a list of values, none of them
+    fixed in ``[rules]``."""
+    options = {o.name: o for o in exp.spec.options}
+    vary = data.get("vary", {})
+    if not isinstance(vary, dict):
+        raise check.fail("balance.vary", f"bad value {vary!r}", "a table of rule options with their ranges")
+    if not vary:
+        raise check.fail("balance.vary", "no option to vary",
+                         f"a table of rule options of {exp.spec.name} with their ranges: {choices(options)}")
+    axes = []
+    for name, value in vary.items():
+        key = f"balance.vary.{name}"
+        opt = options.get(name)
+        if opt is None:
+            raise check.fail(key, f"unknown rule option for {exp.spec.name}", choices(options))
+        axes.append(_int_axis(check, exp, key, name, value, opt) if opt.kind is int
+                    else _values_axis(check, exp, key, name, value, opt))
+        if name in exp.rules:
+            raise check.fail(key, f"also set in [rules] ({name} = {exp.rules[name]!r})",
+                             "an option either fixed in [rules] or varied in [balance], not both")
+    return axes
+
+
+def _int_axis(check: _Checker, exp: Experiment, key: str, name: str, value, opt) -> Axis:
+    """An integer option's ``[low, high]``, both values the option takes."""
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or value[0] >= value[1]):
+        raise check.fail(key, f"bad value {value!r}",
+                         f"[low, high], two integers low < high within {opt.accepted()}")
+    for v in value:
+        try:
+            opt.convert(exp.spec.name, v)
+        except SimcardsError:
+            raise check.fail(key, f"bad value {v!r}", opt.accepted()) from None
+    return Axis(name, low=value[0], high=value[1])
+
+
+def _values_axis(check: _Checker, exp: Experiment, key: str, name: str, value, opt) -> Axis:
+    """Another option's values: at least 2, distinct, each one the option takes."""
+    if not isinstance(value, list) or len(value) < 2:
+        raise check.fail(key, f"bad value {value!r}", f"a list of at least 2 values, each {opt.accepted()}")
+    converted = []
+    for v in value:
+        try:
+            if opt.kind is bool and not isinstance(v, bool):
+                raise SimcardsError("not a boolean")
+            converted.append(opt.convert(exp.spec.name, v))
+        except SimcardsError:
+            raise check.fail(key, f"bad value {v!r}", opt.accepted()) from None
+    if len(set(converted)) != len(converted):
+        raise check.fail(key, f"a value is listed twice in {value!r}", "distinct values")
+    return Axis(name, values=tuple(converted))
+
+
+def _targets(check: _Checker, data: dict) -> tuple[float | None, tuple[float, float] | None, float | None]:
+    """What a candidate must keep besides fair seats: the game time's change (``time_change``) or
+    its minutes, and the skill's floor."""
+    time_change = data.get("time_change", DEFAULT_TIME_CHANGE if "minutes" not in data else None)
+    if time_change is not None and (isinstance(time_change, bool) or not isinstance(time_change, (int, float))
+                                    or not 0 < time_change <= 10):
+        raise check.fail("balance.time_change", f"bad value {time_change!r}",
+                         "a fraction above 0 (0.2: within ±20% of the experiment's rules' game time)")
+    minutes = data.get("minutes")
+    if minutes is not None:
+        if (not isinstance(minutes, list) or len(minutes) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in minutes)
+                or not 0 <= minutes[0] < minutes[1]):
+            raise check.fail("balance.minutes", f"bad value {minutes!r}", "[low, high] minutes, 0 <= low < high")
+        minutes = (float(minutes[0]), float(minutes[1]))
+    floor = data.get("skill_floor")
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, (int, float))):
+        raise check.fail("balance.skill_floor", f"bad value {floor!r}",
+                         "a log-odds gap over random players (a number, e.g. 0.5)")
+    return time_change, minutes, floor
 
 
 def load_balance(path: str | Path) -> BalanceConfig:

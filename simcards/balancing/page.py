@@ -1,7 +1,7 @@
 """The balance report: the answer first (the recommended rules, or that none met the targets and
 what came closest), the default rules beside them, the trade-off drawn, the method folded away.
 
-Written with the report's page builder (simcards.report.render: sections, phone-readable HTML,
+Written with the report's page builder (simcards.report.page: sections, phone-readable HTML,
 ``--single-file``) and its figure rules (simcards.report.plots: dots with intervals, legends
 outside the data, nothing clipped, 200 dpi).
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from simcards.outputs import write_file, write_text
 from simcards.report.inference import BALANCED, UNBALANCED
-from simcards.report.render import Section, embed_images, to_html, to_markdown
+from simcards.report.page import Section, embed_images, to_html, to_markdown
 
 if TYPE_CHECKING:
     from simcards.balancing.confirm import Confirmed

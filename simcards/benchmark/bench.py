@@ -9,7 +9,7 @@ processor it was never timed on, every processor's tries, and the result says so
 readable reference engine is timed for information only, since it is written to be read, not
 to be fast.
 
-For each game's line-up in ``simcards.yardstick.YARDSTICKS`` (its default strategy in every
+For each game's line-up in ``simcards.yardstick.yardsticks()`` (its default strategy in every
 seat) a second yardstick is timed in the same run: a tight single-threaded C program that plays
 exactly the same games, compiled with the system C compiler on this machine. ``c_ratio`` is
 ``simulate``'s CPU time per turn on one core over the C's, ``c_kernel_ratio`` the kernel alone's;
@@ -90,12 +90,13 @@ def c_yardstick(game: str, strategies: Sequence[str], strategy_modules: Sequence
     games, seed
         Games 0..games-1 of the seed, as the other rows play them.
     """
-    stick = yardstick.YARDSTICKS.get(game)
+    sticks = yardstick.yardsticks()
+    stick = sticks.get(game)
     builtin = f"{BUILTIN_PACKAGE}.{stick.spec.module_name}.{stick.strategy}" if stick else ""
     if (stick is None or any(s != stick.strategy for s in strategies)
             or any(m != builtin for m in strategy_modules)):
         return None, ("no C yardstick for this line-up (only " + ", ".join(
-            f"{y.game} with the built-in {y.strategy}" for y in yardstick.YARDSTICKS.values())
+            f"{y.game} with the built-in {y.strategy}" for y in sticks.values())
             + " in every seat)")
     try:
         c = yardstick.run(games, seed, len(strategies), game)
@@ -152,16 +153,44 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     t = time.perf_counter()
     batch.kernel()                      # compiles, or loads from numba's cache
     load_s = time.perf_counter() - t
+    _warm_up(game, batch, seed, games)
+    rows, c_row, c_note = _fast_rows(game, batch, games, seed, col, repeat, progress)
+    kernel_row = rows[-1]
+    rows.append(_reference_row(game, batch, seed, reference_games, col))
+    if c_row is not None:
+        rows.insert(len(rows) - 1, c_row)       # before the reference engine, the information row
+        if c_row["steps"] != kernel_row["steps"]:   # the same games count the same turns
+            c_note += (f"; WARNING: the C played {c_row['steps']:,} turns where simulate played "
+                       f"{kernel_row['steps']:,}: not the same games, the ratio means nothing")
+    decisions, sample = _decisions_per_game(batch, seed, games)
+    before = previous(game, strategy, players)
+    _per_step(rows, before)
+    one_core = rows[0]
+    c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
+    c_kernel_ratio = kernel_row["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
+    c_target = yardstick.yardsticks()[game].target if c_row is not None else None
+    return {"rows": rows, "c_ratio": c_ratio, "c_kernel_ratio": c_kernel_ratio, "c_target": c_target,
+            "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
+            "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],
+            "cpu_ms_per_decision": one_core["cpu_seconds"] / (one_core["games"] * decisions) * 1e3, "unit": batch.spec.step_column.rstrip("s"),
+            "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,
+            "load_average": os.getloadavg()[0], "previous": before,
+            "fresh_start_s": fresh_start_seconds(game, batch.strategies)}
 
-    def simulate(threads: int, n: int):
-        run = RunSpec.create(game, batch.strategies, n, seed, batch.rules, 0,
-                             strategy_dirs=batch.strategy_dirs, threads=threads)
-        return execute(run, ThreadBackend(threads))
 
+def _simulate(game: str, batch, seed: int, threads: int, n: int):
+    """``simulate``'s whole run, frame included, of games 0..n-1 on ``threads`` threads."""
+    run = RunSpec.create(game, batch.strategies, n, seed, batch.rules, 0,
+                         strategy_dirs=batch.strategy_dirs, threads=threads)
+    return execute(run, ThreadBackend(threads))
+
+
+def _warm_up(game: str, batch, seed: int, games: int) -> None:
+    """Everything timed played once untimed first."""
     # one discarded pass over everything timed: a first call compiles or loads code (the
     # kernel, the strategies' helpers the reference engine calls, pandas' first frame)
     for threads in sorted({1, default_threads()}):
-        simulate(threads, 64)
+        _simulate(game, batch, seed, threads, 64)
     play_reference(game, batch.strategies, seed, 0, batch=batch)
 
     # the kernel's games once untimed too: the first large arrays a process writes cost this
@@ -169,6 +198,13 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
     # row, timed first, slower than simulate's, frame and all (bench_against times the kernel
     # after simulate, and the release's figures were timed that way)
     run_records(batch, games, threads=1)
+
+
+def _fast_rows(game: str, batch, games: int, seed: int, col: int, repeat: int,
+               progress: Callable[[int, int], None] | None) -> tuple[list[dict], dict | None, str]:
+    """The fast rows (simulate on one core and on all cores, then the kernel alone), each timed
+    ``repeat`` times, the rows interleaved pass by pass, each its pass of median CPU time; the
+    tight C's row alike (None without one) and its note."""
     simulates = ((SIMULATE_1, 1), (f"simulate, {default_threads()} cores", default_threads()))
     passes: dict[str, list[dict]] = {label: [] for label, _ in simulates}
     passes[KERNEL_1] = []
@@ -181,7 +217,7 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         passes[KERNEL_1].append({"engine": KERNEL_1, "games": games, "seconds": wall, "cpu_seconds": cpu,
                                  "steps": steps})
         for label, threads in simulates:
-            _, wall, cpu = _timed(lambda: simulate(threads, games))
+            _, wall, cpu = _timed(lambda: _simulate(game, batch, seed, threads, games))
             passes[label].append({"engine": label, "games": games, "seconds": wall, "cpu_seconds": cpu,
                                   "steps": steps})
         if not c_note or c_passes:                  # (no C yardstick for this line-up: said once)
@@ -192,8 +228,12 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         if progress:
             progress(len(passes[KERNEL_1]), repeat)
     rows = [_median_pass(passes[label]) for label, _ in simulates]
-    kernel_row = _median_pass(passes[KERNEL_1])
-    rows.append(kernel_row)
+    rows.append(_median_pass(passes[KERNEL_1]))
+    return rows, (_median_pass(c_passes) if c_passes else None), c_note
+
+
+def _reference_row(game: str, batch, seed: int, reference_games: int, col: int) -> dict:
+    """The reference engine's row, timed once (information only)."""
     steps = 0
 
     def reference():
@@ -203,21 +243,22 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
             steps += ref.result()[1][col]
 
     _, wall, cpu = _timed(reference)
-    rows.append({"engine": REFERENCE, "games": reference_games, "seconds": wall,
-                 "cpu_seconds": cpu, "steps": steps})
-    c_row = _median_pass(c_passes) if c_passes else None
-    if c_row is not None:
-        rows.insert(len(rows) - 1, c_row)       # before the reference engine, the information row
-        if c_row["steps"] != kernel_row["steps"]:   # the same games count the same turns
-            c_note += (f"; WARNING: the C played {c_row['steps']:,} turns where simulate played "
-                       f"{kernel_row['steps']:,}: not the same games, the ratio means nothing")
+    return {"engine": REFERENCE, "games": reference_games, "seconds": wall, "cpu_seconds": cpu, "steps": steps}
+
+
+def _decisions_per_game(batch, seed: int, games: int) -> tuple[float, int]:
+    """The decisions per game over the first games, and how many games that is."""
     # decisions (moves a strategy chose) per game, counted on the first games again: a turn may
     # be forced (a bust), and a search player's cost is per decision
     kernel, status = batch.kernel(check=False, entry="record_game"), np.zeros(STATUS_SIZE, np.int64)
     sample = min(games, DECISION_SAMPLE)
     decisions = sum(kernel.count_steps(seed, g, batch.sids, batch.params, batch.strategy_params, status)
                     for g in range(sample)) / sample
-    before = previous(game, strategy, players)
+    return decisions, sample
+
+
+def _per_step(rows: list[dict], before) -> None:
+    """Each row's games per second and ns per step, and its ratio to the release's tries."""
     for row in rows:
         row["games_per_s"] = row["games"] / row["seconds"]
         row["ns_per_step"] = row["seconds"] / row["steps"] * 1e9
@@ -229,14 +270,3 @@ def bench(game: str, games: int = 200_000, reference_games: int = 200, players: 
         row["vs_previous"] = statistics.median(tries) / row["cpu_ns_per_step"] if tries else None
         row["vs_previous_range"] = ((min(tries) / row["cpu_ns_per_step"], max(tries) / row["cpu_ns_per_step"])
                                     if tries else None)
-    one_core = rows[0]
-    c_ratio = one_core["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
-    c_kernel_ratio = kernel_row["cpu_ns_per_step"] / c_row["cpu_ns_per_step"] if c_row is not None else None
-    c_target = yardstick.YARDSTICKS[game].target if c_row is not None else None
-    return {"rows": rows, "c_ratio": c_ratio, "c_kernel_ratio": c_kernel_ratio, "c_target": c_target,
-            "c_note": c_note, "decisions_per_game": decisions, "decisions_sample": sample,
-            "decisions_per_s": one_core["games"] * decisions / one_core["seconds"],
-            "cpu_ms_per_decision": one_core["cpu_seconds"] / (one_core["games"] * decisions) * 1e3, "unit": batch.spec.step_column.rstrip("s"),
-            "steps_per_game": rows[0]["steps"] / games, "load_s": load_s,
-            "load_average": os.getloadavg()[0], "previous": before,
-            "fresh_start_s": fresh_start_seconds(game, batch.strategies)}

@@ -39,8 +39,8 @@ def bench_cmd(
     Whole runs (frame included) on one core and all cores, and the kernel alone (records, no
     frame) on one core, both against the previous release; the reference engine for information.
     Each of these rows is timed --repeat times, interleaved, and shows its median pass.
-    Each game's default line-up (high_first, greedy, random, low_attack in every seat) also times
-    a tight C program playing the same games, built here with the system C compiler: issue 13's
+    A game whose package holds a tight C program (yardstick.c) also times it on its default
+    line-up, playing the same games, built here with the system C compiler: issue 13's
     target for Five Alive is simulate on one core at most 1.5x its CPU time per turn; for the
     other games the C is information. With --against, this code and another checkout are timed
     side by side instead, alternated, one fresh process each (one core, CPU time: simulate, simulate
@@ -48,7 +48,6 @@ def bench_cmd(
     then cancels out."""
     from simcards.benchmark.bench import REPEAT, bench
     from simcards.benchmark.bench_against import ROUNDS
-    from simcards.benchmark.bench_release import RELEASE
     from simcards.contract.registry import get_game
     spec = get_game(game)
     _option_range("--games", games, 1)
@@ -74,6 +73,12 @@ def bench_cmd(
         result = bench(game, games=games, reference_games=reference_games, players=players,
                        strategy=strategy or spec.bench_strategy, seed=seed, strategy_dirs=strategy_dir or (),
                        repeat=repeat, progress=lambda done, total: bar.update(done, total, "timed passes"))
+    _print_result(result, game, players, repeat)
+
+def _print_result(result: dict, game: str, players: int, repeat: int) -> None:
+    """bench's table, and the sentences under it: the passes' spread, the previous release, the
+    decisions, the C yardstick and the run's costs."""
+    from simcards.benchmark.bench_release import RELEASE
     unit = result["unit"]
     # Five narrow columns, so that the table fits an 80-column console unwrapped; the
     # release's ratios, with their ranges, read better as a sentence under it.

@@ -59,10 +59,9 @@ def run_cmd(
     """Simulate games and print win rates with 95% intervals."""
     from simcards import outputs
     from simcards.run import run_folder
-    from simcards.run.frame import write_parquet
     from simcards.contract.options import parse_assignments
     from simcards.contract.registry import get_game
-    from simcards.run.runner import RunSpec, backend_for, execute
+    from simcards.run.runner import RunSpec, execute
     from simcards.contract.validate import check_optional_counts
     from simcards.run.waits import progress_bar
     spec = get_game(game)
@@ -79,7 +78,7 @@ def run_cmd(
         outputs.check_output_file(out_path, force, "--out", suffixes=(".parquet", ".csv"))
     if run_dir is not None:
         run_folder.check_run_folder(run_dir, resume, force)
-    from simcards.run.rotation import describe, execute_rotated, should_rotate
+    from simcards.run.rotation import execute_rotated, should_rotate
     rotated = should_rotate(rotate, names, summary_only)
 
     from simcards.run.designs import rotated_lineups
@@ -95,6 +94,24 @@ def run_cmd(
                               summary_only=summary_only, strategy_dirs=strategy_dir or (), threads=threads)
 
     run = spec_for(names, games)        # validates every input, whichever way it is played
+    backend = _backend(cluster, threads, workers, time_limit)
+    if run_dir is not None and force:
+        run_folder.clear_run_folder(run_dir)
+    with progress_bar(err, games) as bar:
+        if rotated:
+            result = execute_rotated(spec_for, names, games, run_dir, backend=backend,
+                                     resume=resume, progress=bar.advance)
+        else:
+            result = execute(run, backend, run_dir, resume, progress=bar.advance)
+    _print_result(result, game, seed, rotated, summary_only)
+    if out_path is not None:
+        _write_rows(result, out_path)
+
+
+def _backend(cluster: str | None, threads: int | None, workers: int | None, time_limit: float | None):
+    """The run's backend, with ``--time-limit`` (threads only) set, and a scheduler's address
+    reached, or one line, before anything is written."""
+    from simcards.run.runner import backend_for
     backend = backend_for(cluster, threads, workers)
     if time_limit is not None:
         from simcards.run.batch import check_time_limit
@@ -105,14 +122,12 @@ def run_cmd(
         backend.time_limit = check_time_limit(time_limit, "--time-limit")
     if hasattr(backend, "reach"):
         backend.reach()     # a scheduler's address: reached, or one line, before anything is written
-    if run_dir is not None and force:
-        run_folder.clear_run_folder(run_dir)
-    with progress_bar(err, games) as bar:
-        if rotated:
-            result = execute_rotated(spec_for, names, games, run_dir, backend=backend,
-                                     resume=resume, progress=bar.advance)
-        else:
-            result = execute(run, backend, run_dir, resume, progress=bar.advance)
+    return backend
+
+
+def _print_result(result, game: str, seed: int, rotated: bool, summary_only: bool) -> None:
+    """The win rates of a run's frame or totals, and its unfinished games."""
+    from simcards.run.rotation import describe
     if summary_only:       # the same design as with rows: rotated totals for a rotated run
         title = describe(result) if rotated else f"{result.games:,} games (summary only)"
         out.print(summary_table(result.summary(), f"{game}: {title}, seed {seed}"))
@@ -123,12 +138,18 @@ def run_cmd(
         unfinished = unfinished_games(result)
     if unfinished:
         out.print(f"{unfinished:,} games reached the cap and are recorded as unfinished (no winner).")
-    if out_path is not None:
-        if out_path.suffix == ".parquet":
-            outputs.write_file(out_path, lambda tmp: write_parquet(result, tmp))
-        else:
-            outputs.write_file(out_path, lambda tmp: result.to_csv(tmp, index=False))
-        out.print(f"wrote {len(result):,} rows to {out_path}", markup=False, highlight=False)
+
+
+def _write_rows(result, out_path: Path) -> None:
+    """``--out``: every game's rows, to .parquet or .csv."""
+    from simcards import outputs
+    from simcards.run.frame import write_parquet
+    if out_path.suffix == ".parquet":
+        outputs.write_file(out_path, lambda tmp: write_parquet(result, tmp))
+    else:
+        outputs.write_file(out_path, lambda tmp: result.to_csv(tmp, index=False))
+    out.print(f"wrote {len(result):,} rows to {out_path}", markup=False, highlight=False)
+
 
 @command("replay")
 def replay_cmd(

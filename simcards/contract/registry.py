@@ -71,6 +71,9 @@ class GameSpec:
     check_rules: Callable[[dict], None] | None = None  # cross-option checks, raise SimcardsError
     step_column: str = "turns"      # the game column that counts a game's steps (speed is per step)
     column_bounds: ColumnBounds | None = None   # least and greatest value of every result column
+    # issue 13's bound on simulate's CPU time per step over the tight C's (``yardstick.c`` in the
+    # game's package, simcards.yardstick), or None: the C, if any, is information
+    c_target: float | None = None
 
     def __post_init__(self) -> None:
         if UNFINISHED in self.game_columns:
@@ -87,7 +90,8 @@ class GameSpec:
 
     @classmethod
     def from_rules(cls, rules: ModuleType, *, package: str, title: str, bench_strategy: str,
-                   summary: str = "", step_column: str = "turns") -> "GameSpec":
+                   summary: str = "", step_column: str = "turns", c_target: float | None = None
+                   ) -> "GameSpec":
         """The spec of a game whose ``rules.py`` declares it (docs/architecture.md, "A game's
         package"): every field under its name there (``RULES_FIELDS``); the caller adds what is
         not a rule (``package`` is the game package's ``__name__``)."""
@@ -96,7 +100,7 @@ class GameSpec:
             raise ContractError(f"{rules.__name__} does not define {', '.join(missing)} "
                                 f"(a game's rules module declares {', '.join(RULES_FIELDS.values())})")
         return cls(package=package, title=title, bench_strategy=bench_strategy, summary=summary,
-                   step_column=step_column,
+                   step_column=step_column, c_target=c_target,
                    **{field: getattr(rules, name) for field, name in RULES_FIELDS.items()})
 
     @property

@@ -17,7 +17,7 @@ columns that count steps (turns, actions, passes, rounds), the dealt masks.
   chance a seat picked at random wins the same games.
 - **Card ranks**: the card table's effect for "dealt at least one card of this
   rank" where a game's card kinds are rank and suit (Thirty-One's 9♠ and 9♥ are one
-  rank 9); analysis.card_effects, the same regression as the card table.
+  rank 9); cards.card_effects, the same regression as the card table.
 
 Elimination timing is not in the frame (a seat's row holds its finishing place, not when it was
 reached): simcards.report.elimination replays a sample of the report's deals to time it.

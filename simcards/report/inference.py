@@ -387,7 +387,7 @@ def evaluate(seats: pd.DataFrame, moments: dict[int, "Moments"], layouts: dict[i
              capped: dict[int, str] | None = None, growth: dict[int, int] | None = None
              ) -> tuple[list[Verdict], pd.DataFrame]:
     """Every verdict row of the main cells' seats (``seats``: one row per cell, basis and seat,
-    as simcards.report.analysis.seat_table gives, from these moments), at level ``alpha``.
+    as simcards.report.seats.seat_table gives, from these moments), at level ``alpha``.
 
     Returns the verdicts and ``seats`` with the tests added (``seat_decisions``): p_tost (the
     seat's equivalence p-value), tost_low/high (its 1 - 2 alpha interval of the edge),

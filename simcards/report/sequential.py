@@ -121,7 +121,7 @@ def run_sequential(exp: Experiment, frame: pd.DataFrame, games: dict[int, int], 
     analysis.Sampling). ``games``: the frame's deals per cell; ``started``: perf_counter at the
     first game (``max_minutes`` counts from it); ``advance(games, where)`` reports play,
     ``plan_total(games)`` a round's planned games."""
-    from simcards.report.analysis import Sampling, cell_moments, layouts, seat_table, verdicts
+    from simcards.report.analysis import Sampling, cell_moments, layouts
     sampling = Sampling(alpha=exp.alpha, looks=exp.looks, power=exp.power)
     main = {c.id: c for c in exp.cells if c.part == MAIN}
     lay = layouts(exp)
@@ -133,19 +133,9 @@ def run_sequential(exp: Experiment, frame: pd.DataFrame, games: dict[int, int], 
     played_games = sum(games[c.id] * len(c.lineups) for c in exp.cells)
     played_seconds = max(time.perf_counter() - started, 1e-9)
 
-    def look() -> tuple[list, dict[int, int]]:
-        moments = {c: base[c] + extra.get(c) for c in base}
-        seats = seat_table(moments, exp)
-        found, _ = verdicts(frame, exp, seats, extra, sampling)
-        want: dict[int, int] = {}
-        for v in found:
-            if v.verdict == inference.UNDECIDED:
-                want[v.cell] = max(want.get(v.cell, 0), v.planned_deals)
-        return found, want
-
     for number in range(1, exp.looks + 1):
         sampling.looks_taken = number
-        found, want = look()
+        found, want = _look(exp, frame, base, extra, sampling)
         undecided = [v for v in found if v.verdict == inference.UNDECIDED]
         sampling.history.append({"look": number, "alpha": sampling.alpha_look,
                                  "deals": {str(c): int(n) for c, n in deals.items()},
@@ -164,38 +154,19 @@ def run_sequential(exp: Experiment, frame: pd.DataFrame, games: dict[int, int], 
         if not targets:
             log(f"look {number}: {len(undecided)} of {len(found)} verdicts undecided; cap reached (max_games)")
             break
-        cost = {c: (t - deals[c]) * sum(len(l) for l in lay[c].lineups) for c, t in targets.items()}
-        if exp.max_minutes is not None:
-            left = exp.max_minutes * 60 - (time.perf_counter() - started)
-            rate = played_games / played_seconds if played_seconds > 0 else None
-            planned = sum(cost.values())
-            if left <= 0:
-                for c in targets:
-                    sampling.capped[c] = "minutes"
-                log(f"look {number}: {len(undecided)} of {len(found)} verdicts undecided; time cap reached "
-                    "(max_minutes)")
-                break
-            if rate is not None and planned / rate > left:
-                shrink = left * rate / planned
-                for c in targets:
-                    sampling.capped[c] = "minutes"
-                    targets[c] = deals[c] + max(1, int((targets[c] - deals[c]) * shrink))
-                cost = {c: (t - deals[c]) * sum(len(l) for l in lay[c].lineups) for c, t in targets.items()}
+        rate = played_games / played_seconds if played_seconds > 0 else None
+        targets = _within_minutes(exp, targets, deals, lay, started, rate, sampling)
+        if targets is None:
+            log(f"look {number}: {len(undecided)} of {len(found)} verdicts undecided; time cap reached "
+                "(max_minutes)")
+            break
+        cost = _cost(targets, deals, lay)
         if plan_total:
             plan_total(sum(cost.values()))
         log(f"look {number}: {len(undecided)} of {len(found)} verdicts undecided; "
             f"{sum(cost.values()):,} more games for {len(targets)} player count(s)")
         t0 = time.perf_counter()
-        for c, target in targets.items():
-            cell = main[c]
-
-            def progress(k: int, where: str = f"{cell.label}, verdict deals") -> None:
-                if advance:
-                    advance(k, where)
-
-            part = play_moments(exp, cell, lay[c], deals[c], target - deals[c], backend, threads, progress)
-            extra[c] = part + extra.get(c) if c in extra else part
-            deals[c] = target
+        _play_round(exp, main, lay, targets, deals, extra, backend, threads, advance)
         played_seconds += time.perf_counter() - t0
         played_games += sum(cost.values())
         if exp.max_minutes is not None and time.perf_counter() - started >= exp.max_minutes * 60:
@@ -203,8 +174,63 @@ def run_sequential(exp: Experiment, frame: pd.DataFrame, games: dict[int, int], 
                 sampling.capped[c] = "minutes"
     sampling.room = {c: max(0, cap - deals[c]) for c in main}
     # a cell that decided after all was not stopped by anything
-    final, _ = look()
+    final, _ = _look(exp, frame, base, extra, sampling)
     decided = {v.cell for v in final if v.verdict != inference.UNDECIDED}
     undecided_cells = {v.cell for v in final if v.verdict == inference.UNDECIDED}
     sampling.capped = {c: why for c, why in sampling.capped.items() if c in undecided_cells or c not in decided}
     return extra, deals, sampling
+
+
+def _look(exp: Experiment, frame: pd.DataFrame, base: dict, extra: dict, sampling) -> tuple[list, dict[int, int]]:
+    """The verdicts on every deal so far (the frame's moments ``base`` and the looks' ``extra``),
+    and the deals each cell's undecided rows ask for."""
+    from simcards.report.analysis import seat_table, verdicts
+    moments = {c: base[c] + extra.get(c) for c in base}
+    seats = seat_table(moments, exp)
+    found, _ = verdicts(frame, exp, seats, extra, sampling)
+    want: dict[int, int] = {}
+    for v in found:
+        if v.verdict == inference.UNDECIDED:
+            want[v.cell] = max(want.get(v.cell, 0), v.planned_deals)
+    return found, want
+
+
+def _cost(targets: dict[int, int], deals: dict[int, int], lay: dict) -> dict[int, int]:
+    """The games a round plays per cell: its new deals in every line-up of the cell's bases."""
+    return {c: (t - deals[c]) * sum(len(l) for l in lay[c].lineups) for c, t in targets.items()}
+
+
+def _within_minutes(exp: Experiment, targets: dict[int, int], deals: dict[int, int], lay: dict, started: float,
+                    rate: float | None, sampling) -> dict[int, int] | None:
+    """A round's targets within ``max_minutes`` at the rate of play so far: shrunk where the round
+    would outlast the minutes left (those cells then capped by minutes), None when none are left."""
+    if exp.max_minutes is None:
+        return targets
+    left = exp.max_minutes * 60 - (time.perf_counter() - started)
+    planned = sum(_cost(targets, deals, lay).values())
+    if left <= 0:
+        for c in targets:
+            sampling.capped[c] = "minutes"
+        return None
+    if rate is not None and planned / rate > left:
+        shrink = left * rate / planned
+        for c in targets:
+            sampling.capped[c] = "minutes"
+            targets[c] = deals[c] + max(1, int((targets[c] - deals[c]) * shrink))
+    return targets
+
+
+def _play_round(exp: Experiment, main: dict, lay: dict, targets: dict[int, int], deals: dict[int, int],
+                extra: dict, backend, threads: int | None, advance: Callable[[int, str], None] | None) -> None:
+    """A look's round: each cell's new deals played (``play_moments``), their moments added to
+    ``extra`` and the cell's deals to ``deals``."""
+    for c, target in targets.items():
+        cell = main[c]
+
+        def progress(k: int, where: str = f"{cell.label}, verdict deals") -> None:
+            if advance:
+                advance(k, where)
+
+        part = play_moments(exp, cell, lay[c], deals[c], target - deals[c], backend, threads, progress)
+        extra[c] = part + extra.get(c) if c in extra else part
+        deals[c] = target

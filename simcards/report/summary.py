@@ -64,10 +64,17 @@ def _rec(kind, players, name, estimate, low, high, n_deals, method, se=None, **e
 
 def records(res, exp) -> list[dict]:
     """Every estimate of an analysed experiment (main part, plus the sweep's effects)."""
+    return [record for kind in _KINDS for record in kind(res, exp)]
+
+
+def _strategies(res, exp) -> list[dict]:
+    return [_rec("strategy", r.players, r.strategy, r.win_rate, r.ci_low, r.ci_high, r.games,
+                 SHARE_METHOD + ", net of seat; at most 1/m for m seats", r.se, fair_share=r.fair_share)
+            for r in res.strategies[res.strategies["part"] == MAIN].itertuples()]
+
+
+def _seats(res, exp) -> list[dict]:
     out = []
-    for r in res.strategies[res.strategies["part"] == MAIN].itertuples():
-        out.append(_rec("strategy", r.players, r.strategy, r.win_rate, r.ci_low, r.ci_high, r.games,
-                        SHARE_METHOD + ", net of seat; at most 1/m for m seats", r.se, fair_share=r.fair_share))
     tests = res.seat_tests if getattr(res, "seat_tests", None) is not None else None
     seats = res.seats[res.seats["part"] == MAIN]
     if tests is not None and len(tests):
@@ -83,124 +90,184 @@ def records(res, exp) -> list[dict]:
                         r["ci_high"], r["games"], SHARE_METHOD, r["se"], fair_share=r["fair_share"],
                         unfinished=r["unfinished"], edge=r["edge"], edge_low=r["edge_low"],
                         edge_high=r["edge_high"], edge_se=r["edge_se"], **extra))
-    for r in res.pairs.itertuples():
-        out.append(_rec("pairwise", r.players, f"{r.a} - {r.b}", r.diff_pp / 100, r.ci_low_pp / 100,
-                        r.ci_high_pp / 100, r.games, "paired over deals (share interval of a difference, the "
-                        "test it inverts; sign test where constant), Holm", None, p_value=r.p_value,
-                        p_adjusted=r.p_holm, significant=r.significant, adjusted_level=r.holm_level,
-                        adjusted_low=r.holm_low / 100, adjusted_high=r.holm_high / 100))
-    if res.cards is not None and len(res.cards):
-        for r in res.cards.itertuples():
-            out.append(_rec("card", None, r.card, r.diff_pp / 100, r.ci_low_pp / 100, r.ci_high_pp / 100,
-                            r.deals, "OLS clustered by deal, Benjamini-Hochberg", r.se_pp / 100,
-                            p_value=r.p_value, p_adjusted=r.p_bh, significant=r.significant,
-                            adjusted_level=r.bh_level, adjusted_low=r.bh_low_pp / 100,
-                            adjusted_high=r.bh_high_pp / 100))
-    if res.rating is not None:
-        for r in res.rating.table.itertuples():
-            out.append(_rec("rating", None, r.strategy, r.strength, r.ci_low, r.ci_high, None,
-                            "Plackett-Luce (choix), bootstrap over deals", r.se))
-    if res.sweep is not None:
-        from simcards.report.sweep import CORRECTION_NAMES, correction
-        method = f"paired over deals vs default, {CORRECTION_NAMES[correction(exp)]}"
-        for r in res.sweep.itertuples():
-            scale = 100 if r.unit == "points" else 1
-            value = r.value if exp.grid_option is None else (r.value, r.value2)
-            out.append(_rec("sweep", r.players, f"{exp.sweep_label(value)}: {r.measure}", r.effect / scale,
-                            r.ci_low / scale, r.ci_high / scale, r.deals, method, None, unit=r.unit,
-                            p_value=r.p_value, p_adjusted=r.p_adjusted, significant=r.significant,
-                            adjusted_level=r.adj_level, adjusted_low=r.adj_low / scale,
-                            adjusted_high=r.adj_high / scale))
+    return out
+
+
+def _pairs(res, exp) -> list[dict]:
+    return [_rec("pairwise", r.players, f"{r.a} - {r.b}", r.diff_pp / 100, r.ci_low_pp / 100,
+                 r.ci_high_pp / 100, r.games, "paired over deals (share interval of a difference, the "
+                 "test it inverts; sign test where constant), Holm", None, p_value=r.p_value,
+                 p_adjusted=r.p_holm, significant=r.significant, adjusted_level=r.holm_level,
+                 adjusted_low=r.holm_low / 100, adjusted_high=r.holm_high / 100)
+            for r in res.pairs.itertuples()]
+
+
+def _cards(res, exp) -> list[dict]:
+    if res.cards is None or not len(res.cards):
+        return []
+    return [_rec("card", None, r.card, r.diff_pp / 100, r.ci_low_pp / 100, r.ci_high_pp / 100,
+                 r.deals, "OLS clustered by deal, Benjamini-Hochberg", r.se_pp / 100,
+                 p_value=r.p_value, p_adjusted=r.p_bh, significant=r.significant,
+                 adjusted_level=r.bh_level, adjusted_low=r.bh_low_pp / 100,
+                 adjusted_high=r.bh_high_pp / 100)
+            for r in res.cards.itertuples()]
+
+
+def _ratings(res, exp) -> list[dict]:
+    if res.rating is None:
+        return []
+    return [_rec("rating", None, r.strategy, r.strength, r.ci_low, r.ci_high, None,
+                 "Plackett-Luce (choix), bootstrap over deals", r.se)
+            for r in res.rating.table.itertuples()]
+
+
+def _sweep(res, exp) -> list[dict]:
+    if res.sweep is None:
+        return []
+    from simcards.report.sweep import CORRECTION_NAMES, correction
+    method = f"paired over deals vs default, {CORRECTION_NAMES[correction(exp)]}"
+    out = []
+    for r in res.sweep.itertuples():
+        scale = 100 if r.unit == "points" else 1
+        value = r.value if exp.grid_option is None else (r.value, r.value2)
+        out.append(_rec("sweep", r.players, f"{exp.sweep_label(value)}: {r.measure}", r.effect / scale,
+                        r.ci_low / scale, r.ci_high / scale, r.deals, method, None, unit=r.unit,
+                        p_value=r.p_value, p_adjusted=r.p_adjusted, significant=r.significant,
+                        adjusted_level=r.adj_level, adjusted_low=r.adj_low / scale,
+                        adjusted_high=r.adj_high / scale))
+    return out
+
+
+def _skill(res, exp) -> list[dict]:
+    if getattr(res, "skill", None) is None:
+        return []
     ceiling = {}
     if getattr(res, "oracle", None) is not None:
         ceiling = {int(r["players"]): r for r in res.oracle.to_dict("records")}
-    if getattr(res, "skill", None) is not None:
-        for r in res.skill.to_dict("records"):
-            # the information ceiling of the same player count, beside the index (the full record
-            # is kind "skill_ceiling" below)
-            c = ceiling.get(int(r["players"]), {})
-            beside = {f"ceiling_{k}": c[k] for k in (
-                "relative_skill", "relative_skill_low", "relative_skill_high", "skill_share", "skill_share_low",
-                "skill_share_high", "information_share", "information_share_low", "information_share_high",
-                "luck_share", "luck_share_low", "luck_share_high") if k in c}
-            out.append(_rec("skill", r["players"], f"{r['strongest']} against random", r["logodds"],
-                            r["logodds_low"], r["logodds_high"], r["deals"],
-                            "log-odds gap over random, log(p (n - 1) / (1 - p)), from the win rate's share "
-                            "interval over deal means (net of seat)", None, win_rate=r["win_rate"],
-                            win_low=r["ci_low"], win_high=r["ci_high"], win_se=r["se"],
-                            fair_share=r["fair_share"], elo=r["elo"], elo_low=r["elo_low"], elo_high=r["elo_high"],
-                            **beside))
-    if getattr(res, "oracle", None) is not None:
-        # the information ceiling: the relative skill as the estimate, every part with its interval
-        for r in res.oracle.to_dict("records"):
-            out.append(_rec("skill_ceiling", r["players"], f"{r['search']} against {r['oracle']}",
-                            r["relative_skill"], r["relative_skill_low"], r["relative_skill_high"], r["deals"],
-                            "relative skill (Dreef, Borm and van der Genugten) on the log-odds scale: "
-                            "theta(search) / theta(oracle); shares of the oracle's headroom over a fair share; "
-                            "intervals: paired percentile bootstrap over deals (win rates: share intervals)", None,
-                            **{k: r[k] for k in (
-                                "fair_share", "search_win_rate", "search_low", "search_high", "oracle_win_rate",
-                                "oracle_low", "oracle_high", "learning", "learning_low", "learning_high",
-                                "information", "information_low", "information_high", "skill_share",
-                                "skill_share_low", "skill_share_high", "information_share",
-                                "information_share_low", "information_share_high", "luck_share",
-                                "luck_share_low", "luck_share_high")}))
-    for v in res.verdicts:
-        out.append(_rec("verdict", v.players, v.basis, v.worst_edge, v.worst_low, v.worst_high, v.deals,
-                        f"the deciding seat's edge, 95%; TOST within ±{exp.tolerance} at alpha {v.alpha:g} "
-                        "a seat, unbalanced by Holm over every seat of the report", None,
-                        verdict=v.verdict, seat=v.worst_seat, decided_by=v.decided_by,
-                        decision_low=v.decision_low, decision_high=v.decision_high,
-                        decision_level=v.decision_level, p_tost=v.p_tost, p_unbalanced=v.p_unbalanced,
-                        alpha=v.alpha, tolerance=v.tolerance, fair_share=v.fair_share, unfinished=v.unfinished,
-                        reason=v.reason, planned_deals=v.planned_deals, more_deals=v.more_games,
-                        capped=v.capped, first_edge=v.first_edge, first_low=v.first_low,
-                        first_high=v.first_high,
-                        p_equal_seats=None if math.isnan(v.p_equal) else v.p_equal))
-    dis = getattr(res, "disagreements", None)
-    if dis is not None:
-        for r in dis.itertuples():
-            out.append(_rec("disagreement", r.players, f"{r.a} vs {r.b}", r.diff, r.ci_low, r.ci_high, r.deals,
-                            "paired on the same deals: Hotelling's T² of the seats' edge differences, Holm; "
-                            "the estimate is the seat whose edge differs most", r.se, seat=r.seat,
-                            p_value=r.p_value, p_adjusted=r.p_holm, disagree=r.disagree,
-                            adjusted_level=r.holm_level, adjusted_low=r.holm_low, adjusted_high=r.holm_high))
-    lengths = res.length_table
-    if lengths is not None and len(lengths):
-        for r in lengths[lengths["part"] == MAIN].to_dict("records"):
-            out.append(_rec("length", r["players"], f"mean {r['column']}", r["mean"], r["ci_low"], r["ci_high"],
-                            r.get("deals", r["games"]), "t interval over deal means", r.get("se"),
-                            p10=r["p10"], median=r["median"], p90=r["p90"], unfinished=r["unfinished"]))
-    designer = getattr(res, "designer", None)
-    close = getattr(designer, "closeness", None)
-    if close is not None and len(close) and {"players", "mean", "ci_low", "ci_high"} <= set(close.columns):
-        for r in close.to_dict("records"):
-            out.append(_rec("closeness", r["players"], f"winner's margin ({r.get('score', 'score')})", r["mean"],
-                            r["ci_low"], r["ci_high"], r.get("deals"), "t interval over deal means", r.get("se"),
-                            **{k: r[k] for k in ("p10", "median", "p90", "relative") if k in r}))
-    # the designer's game time and early leader (simcards.report.designer)
-    minutes = getattr(designer, "minutes", None)
-    if minutes is not None and len(minutes) and "median" in minutes:
-        costs = {k: float(v) for k, v in (getattr(designer, "costs", None) or {}).items()}
-        for r in minutes.to_dict("records"):
-            out.append(_rec("length", r["players"], "minutes", r["mean"], r["ci_low"], r["ci_high"], r.get("deals"),
-                            "t interval over deal means; a game's minutes: its costed columns x seconds / 60",
-                            r.get("se"), p10=r["p10"], median=r["median"], p90=r["p90"], seconds=costs))
-    outs = getattr(res, "elimination", None)
-    if outs is not None and len(outs):
-        for r in outs.to_dict("records"):
-            out.append(_rec("elimination", r["players"], f"{_place(r['place'])} player out (turn)",
-                            r["median"], r["median_low"], r["median_high"], r["deals"],
-                            "median turn over replayed games (the game is the unit), its 95% order-statistic "
-                            "interval; p10 and p90: the spread over games", None, p10=r["p10"], p90=r["p90"],
-                            games=r["games"], lineup=r["lineup"], game_median_turns=r["game_median"]))
-    leader = getattr(designer, "leader", None)
-    if leader is not None and len(leader) and "baseline" in leader:
-        for r in leader.to_dict("records"):
-            out.append(_rec("leader", r["players"], f"leader after {r['after']} wins", r["mean"], r["ci_low"],
-                            r["ci_high"], r.get("deals"), "t interval over deal means (sole leaders)", r.get("se"),
-                            baseline=r["baseline"]))
+    out = []
+    for r in res.skill.to_dict("records"):
+        # the information ceiling of the same player count, beside the index (the full record
+        # is kind "skill_ceiling" below)
+        c = ceiling.get(int(r["players"]), {})
+        beside = {f"ceiling_{k}": c[k] for k in (
+            "relative_skill", "relative_skill_low", "relative_skill_high", "skill_share", "skill_share_low",
+            "skill_share_high", "information_share", "information_share_low", "information_share_high",
+            "luck_share", "luck_share_low", "luck_share_high") if k in c}
+        out.append(_rec("skill", r["players"], f"{r['strongest']} against random", r["logodds"],
+                        r["logodds_low"], r["logodds_high"], r["deals"],
+                        "log-odds gap over random, log(p (n - 1) / (1 - p)), from the win rate's share "
+                        "interval over deal means (net of seat)", None, win_rate=r["win_rate"],
+                        win_low=r["ci_low"], win_high=r["ci_high"], win_se=r["se"],
+                        fair_share=r["fair_share"], elo=r["elo"], elo_low=r["elo_low"], elo_high=r["elo_high"],
+                        **beside))
     return out
+
+
+def _ceiling(res, exp) -> list[dict]:
+    if getattr(res, "oracle", None) is None:
+        return []
+    # the information ceiling: the relative skill as the estimate, every part with its interval
+    return [_rec("skill_ceiling", r["players"], f"{r['search']} against {r['oracle']}",
+                 r["relative_skill"], r["relative_skill_low"], r["relative_skill_high"], r["deals"],
+                 "relative skill (Dreef, Borm and van der Genugten) on the log-odds scale: "
+                 "theta(search) / theta(oracle); shares of the oracle's headroom over a fair share; "
+                 "intervals: paired percentile bootstrap over deals (win rates: share intervals)", None,
+                 **{k: r[k] for k in (
+                     "fair_share", "search_win_rate", "search_low", "search_high", "oracle_win_rate",
+                     "oracle_low", "oracle_high", "learning", "learning_low", "learning_high",
+                     "information", "information_low", "information_high", "skill_share",
+                     "skill_share_low", "skill_share_high", "information_share",
+                     "information_share_low", "information_share_high", "luck_share",
+                     "luck_share_low", "luck_share_high")})
+            for r in res.oracle.to_dict("records")]
+
+
+def _verdicts(res, exp) -> list[dict]:
+    return [_rec("verdict", v.players, v.basis, v.worst_edge, v.worst_low, v.worst_high, v.deals,
+                 f"the deciding seat's edge, 95%; TOST within ±{exp.tolerance} at alpha {v.alpha:g} "
+                 "a seat, unbalanced by Holm over every seat of the report", None,
+                 verdict=v.verdict, seat=v.worst_seat, decided_by=v.decided_by,
+                 decision_low=v.decision_low, decision_high=v.decision_high,
+                 decision_level=v.decision_level, p_tost=v.p_tost, p_unbalanced=v.p_unbalanced,
+                 alpha=v.alpha, tolerance=v.tolerance, fair_share=v.fair_share, unfinished=v.unfinished,
+                 reason=v.reason, planned_deals=v.planned_deals, more_deals=v.more_games,
+                 capped=v.capped, first_edge=v.first_edge, first_low=v.first_low,
+                 first_high=v.first_high,
+                 p_equal_seats=None if math.isnan(v.p_equal) else v.p_equal)
+            for v in res.verdicts]
+
+
+def _disagreements(res, exp) -> list[dict]:
+    dis = getattr(res, "disagreements", None)
+    if dis is None:
+        return []
+    return [_rec("disagreement", r.players, f"{r.a} vs {r.b}", r.diff, r.ci_low, r.ci_high, r.deals,
+                 "paired on the same deals: Hotelling's T² of the seats' edge differences, Holm; "
+                 "the estimate is the seat whose edge differs most", r.se, seat=r.seat,
+                 p_value=r.p_value, p_adjusted=r.p_holm, disagree=r.disagree,
+                 adjusted_level=r.holm_level, adjusted_low=r.holm_low, adjusted_high=r.holm_high)
+            for r in dis.itertuples()]
+
+
+def _lengths(res, exp) -> list[dict]:
+    lengths = res.length_table
+    if lengths is None or not len(lengths):
+        return []
+    return [_rec("length", r["players"], f"mean {r['column']}", r["mean"], r["ci_low"], r["ci_high"],
+                 r.get("deals", r["games"]), "t interval over deal means", r.get("se"),
+                 p10=r["p10"], median=r["median"], p90=r["p90"], unfinished=r["unfinished"])
+            for r in lengths[lengths["part"] == MAIN].to_dict("records")]
+
+
+def _closeness(res, exp) -> list[dict]:
+    close = getattr(getattr(res, "designer", None), "closeness", None)
+    if close is None or not len(close) or not {"players", "mean", "ci_low", "ci_high"} <= set(close.columns):
+        return []
+    return [_rec("closeness", r["players"], f"winner's margin ({r.get('score', 'score')})", r["mean"],
+                 r["ci_low"], r["ci_high"], r.get("deals"), "t interval over deal means", r.get("se"),
+                 **{k: r[k] for k in ("p10", "median", "p90", "relative") if k in r})
+            for r in close.to_dict("records")]
+
+
+def _minutes(res, exp) -> list[dict]:
+    # the designer's game time (simcards.report.designer)
+    designer = getattr(res, "designer", None)
+    minutes = getattr(designer, "minutes", None)
+    if minutes is None or not len(minutes) or "median" not in minutes:
+        return []
+    costs = {k: float(v) for k, v in (getattr(designer, "costs", None) or {}).items()}
+    return [_rec("length", r["players"], "minutes", r["mean"], r["ci_low"], r["ci_high"], r.get("deals"),
+                 "t interval over deal means; a game's minutes: its costed columns x seconds / 60",
+                 r.get("se"), p10=r["p10"], median=r["median"], p90=r["p90"], seconds=costs)
+            for r in minutes.to_dict("records")]
+
+
+def _eliminations(res, exp) -> list[dict]:
+    outs = getattr(res, "elimination", None)
+    if outs is None or not len(outs):
+        return []
+    return [_rec("elimination", r["players"], f"{_place(r['place'])} player out (turn)",
+                 r["median"], r["median_low"], r["median_high"], r["deals"],
+                 "median turn over replayed games (the game is the unit), its 95% order-statistic "
+                 "interval; p10 and p90: the spread over games", None, p10=r["p10"], p90=r["p90"],
+                 games=r["games"], lineup=r["lineup"], game_median_turns=r["game_median"])
+            for r in outs.to_dict("records")]
+
+
+def _leaders(res, exp) -> list[dict]:
+    # the designer's early leader (simcards.report.designer)
+    leader = getattr(getattr(res, "designer", None), "leader", None)
+    if leader is None or not len(leader) or "baseline" not in leader:
+        return []
+    return [_rec("leader", r["players"], f"leader after {r['after']} wins", r["mean"], r["ci_low"],
+                 r["ci_high"], r.get("deals"), "t interval over deal means (sole leaders)", r.get("se"),
+                 baseline=r["baseline"])
+            for r in leader.to_dict("records")]
+
+
+#: The records of every kind, in summary.json's order: ``kind(res, exp)`` gives a kind's.
+_KINDS = (_strategies, _seats, _pairs, _cards, _ratings, _sweep, _skill, _ceiling, _verdicts, _disagreements,
+          _lengths, _closeness, _minutes, _eliminations, _leaders)
 
 
 def _place(k: int) -> str:

@@ -3,7 +3,7 @@
 A frame's columns are allocated once, for every row of the run, in the narrowest type that
 holds their values; each chunk's int64 kernel records are checked and written into their
 rows by the thread that played the chunk (a slice of games at a time, while they are in the
-core's cache: ``runner.play_chunk``), and the finished columns are wrapped into a DataFrame
+core's cache: ``chunk.play_chunk``), and the finished columns are wrapped into a DataFrame
 without a copy. So a frame costs one copy of its rows, and building it runs in parallel
 with the kernels.
 

@@ -1,7 +1,7 @@
 """Paired differences, one per deal: the mean, its interval and the p-value of no difference.
 
-Shared by the reports (simcards.report.analysis: strategies against each other, sweeps) and
-by ``simcards tune`` (a candidate against the best so far), so it stands below both.
+Shared by the reports (simcards.report.pairs: strategies against each other; simcards.report.sweep:
+rule sweeps) and by ``simcards tune`` (a candidate against the best so far), so it stands below both.
 """
 from __future__ import annotations
 

@@ -2,12 +2,17 @@
 
 Issue 13 sets Five Alive's speed target against a tight single-threaded C implementation
 (4 players, every seat ``high_first``: at most 1.5x its time per turn). Machines differ, so a
-figure measured elsewhere says little: ``simcards bench`` compiles the game's C program
-(shipped beside this module) with the system C compiler and times it on the same machine, in
-the same run, as the engine. Thirty-One (every seat ``greedy``; its target is against the
-previous release), Vzhukh (every seat ``low_attack``) and Bombs Away (every seat ``random``)
-have one too, for information: the C tells how far the engine is from what the machine can do
-at all.
+figure measured elsewhere says little: ``simcards bench`` compiles the game's C program with
+the system C compiler and times it on the same machine, in the same run, as the engine.
+Thirty-One (every seat ``greedy``; its target is against the previous release), Vzhukh (every
+seat ``low_attack``) and Bombs Away (every seat ``random``) have one too, for information: the C
+tells how far the engine is from what the machine can do at all.
+
+A game's C program is ``yardstick.c`` in the game's own package, beside its rules and engines
+(simcards/games/five_alive/yardstick.c), and its line-up is the game's ``bench_strategy`` in
+every seat, its target the game's ``c_target``: a game adds its yardstick with no shared edit
+(``yardsticks`` finds it through the registry). The headers every program shares stay here, in
+simcards/yardstick/.
 
 Each C program plays exactly the games of
 ``simcards.simulate(game, [strategy] * players, games, seed=seed)`` (default rules): the same
@@ -25,6 +30,7 @@ renamed, so that processes racing to build it never run a half-written file.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 import shutil
@@ -71,14 +77,35 @@ class Yardstick:
 
 
 _HERE = Path(__file__).parent
-#: The line-ups with a C program, by game.
-YARDSTICKS: dict[str, Yardstick] = {
-    "five-alive": Yardstick("five-alive", "high_first", _HERE / "five_alive.c", target=1.5),
-    "thirty-one": Yardstick("thirty-one", "greedy", _HERE / "thirty_one.c"),
-    "vzhukh": Yardstick("vzhukh", "low_attack", _HERE / "vzhukh.c"),
-    "bombs-away": Yardstick("bombs-away", "random", _HERE / "bombs_away.c"),
-}
-FIVE_ALIVE_SOURCE = YARDSTICKS["five-alive"].source
+#: A game's C program: this file in the game's package.
+SOURCE = "yardstick.c"
+#: The line-up of ``build``'s default source: issue 13's, the one with a target.
+DEFAULT_GAME = "five-alive"
+
+
+def source_of(spec) -> Path:
+    """Where the C program of the game ``spec`` would be: ``yardstick.c`` in its package (the
+    game is registered, so its package is imported: found by name, never imported from here)."""
+    return Path(importlib.import_module(spec.package).__file__).parent / SOURCE
+
+
+def yardsticks() -> dict[str, Yardstick]:
+    """The line-ups with a C program, by game (in ``games()``'s order): every registered game
+    whose package holds a ``yardstick.c``, its ``bench_strategy`` in every seat, its
+    ``c_target`` the target."""
+    from simcards.contract.registry import games        # (the registry imports every game)
+    return {name: Yardstick(name, spec.bench_strategy, source, spec.c_target)
+            for name, spec in games().items() if (source := source_of(spec)).is_file()}
+
+
+def __getattr__(name: str):
+    """``YARDSTICKS`` and ``FIVE_ALIVE_SOURCE``, the names of the table this module held before
+    each game's C moved into its package: derived now, at each use (they import every game)."""
+    if name == "YARDSTICKS":
+        return yardsticks()
+    if name == "FIVE_ALIVE_SOURCE":
+        return yardsticks()[DEFAULT_GAME].source
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class YardstickUnavailable(SimcardsError):
@@ -142,9 +169,10 @@ def _cpu() -> str:
 HEADERS = (_HERE / "yardstick.h", _HERE / "yardstick_main.h")
 
 
-def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
-    """The compiled program for ``source``: from the kernel folder if this source, the shared
-    headers, the compiler, its flags and the processor were built before, else compiled now.
+def build(source: Path | None = None) -> Path:
+    """The compiled program for ``source`` (by default Five Alive's, issue 13's line-up): from
+    the kernel folder if this source, the shared headers, the compiler, its flags and the
+    processor were built before, else compiled now.
 
     Raises
     ------
@@ -154,18 +182,20 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     cc = compiler()
     if cc is None:
         raise YardstickUnavailable("no C compiler found (cc, gcc or $CC)")
+    source = _yardstick(DEFAULT_GAME).source if source is None else source
     text = b"\0".join([source.read_bytes(), *(h.read_bytes() for h in HEADERS)])  # an edited header rebuilds too
     key = hashlib.sha256(b"\0".join([text, cc.encode(), _compiler_version(cc).encode(),
                                      " ".join(FLAGS).encode(), _cpu().encode()])).hexdigest()[:16]
     folder = made_kernel_dir()
-    target = folder / yardstick_program(source.stem, key)
+    target = folder / yardstick_program(_program_name(source), key)
     if target.exists():
         return target
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        done = subprocess.run([cc, *FLAGS, "-I", str(HEADERS[0].parent), "-o", tmp, str(source)],
-                              capture_output=True, text=True)
+        # the headers' folders: a game's program stands in its package, away from them
+        folders = [f"-I{folder}" for folder in dict.fromkeys(h.parent for h in HEADERS)]
+        done = subprocess.run([cc, *FLAGS, *folders, "-o", tmp, str(source)], capture_output=True, text=True)
         if done.returncode != 0:
             raise YardstickUnavailable(f"{cc} {' '.join(FLAGS)} failed on {source.name}: "
                                        f"{done.stderr.strip()[:500]}")
@@ -177,11 +207,18 @@ def build(source: Path = FIVE_ALIVE_SOURCE) -> Path:
     return target
 
 
+def _program_name(source: Path) -> str:
+    """A built program's name: a game's ``yardstick.c`` by its package's folder (five_alive),
+    any other source by its own name."""
+    return source.parent.name if source.name == SOURCE else source.stem
+
+
 def _yardstick(game: str) -> Yardstick:
+    found = yardsticks()
     try:
-        return YARDSTICKS[game]
+        return found[game]
     except KeyError:
-        raise SimcardsError(f"no C yardstick for {game!r}: accepted are {', '.join(YARDSTICKS)}") from None
+        raise SimcardsError(f"no C yardstick for {game!r}: accepted are {', '.join(found)}") from None
 
 
 def _play(game: str, games: int, seed: int, players: int, *extra: str) -> str:

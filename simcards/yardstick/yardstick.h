@@ -1,8 +1,8 @@
 /* What the C yardsticks share (simcards.yardstick): the engine's generator, SplitMix64 seeded
  * per game and stream (simcards/rng.py), its unbiased draws and shuffle, the clock the games are
  * timed by, and the command line. (yardstick_main.h, included last, is every program's main.)
- * Included by five_alive.c, thirty_one.c, vzhukh.c and bombs_away.c; the build hashes it with
- * the program's source. */
+ * Included by every game's program (yardstick.c in the game's package, simcards/games/<game>/,
+ * found with -I); the build hashes it with the program's source. */
 #ifndef SIMCARDS_YARDSTICK_H
 #define SIMCARDS_YARDSTICK_H
 #include <stdint.h>

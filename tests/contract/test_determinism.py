@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 import simcards
-import simcards.runner
+import simcards.run.chunk     # where a chunk is played, a slice of records at a time (simcards.runner before)
 
 
 def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared, monkeypatch):
@@ -15,7 +15,7 @@ def test_threads_and_chunks_do_not_change_a_frame(game, kit, shared, monkeypatch
     # a thread hands a chunk's records to the frame a slice at a time (whole here: the
     # default slice is longer than the run); slices of 11 and 64 end partial in most chunks
     for threads, chunk, records_slice in ((2, 7, 11), (2, 120, 11), (1, 150, 64), (1, 1, 11)):
-        monkeypatch.setattr(simcards.runner, "RECORDS_SLICE", records_slice)
+        monkeypatch.setattr(simcards.run.chunk, "RECORDS_SLICE", records_slice)
         other = shared.simulate(game, lineup, 150, seed=9, threads=threads, chunk_size=chunk)
         pd.testing.assert_frame_equal(one, other)
     monkeypatch.undo()

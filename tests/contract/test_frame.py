@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import simcards
-import simcards.runner
+import simcards.run.chunk     # where a chunk is played, a slice of records at a time (simcards.runner before)
 from simcards.batch import run_range, to_frame
 from simcards.errors import ContractError
 from simcards.frame import FrameBuilder, _narrow, row_bytes, write_parquet
@@ -164,7 +164,7 @@ def test_a_rotated_frame_holds_each_seat_order_as_played_alone(game, kit, shared
     if len(lineup) < spec.min_players or len(set(lineup)) < 2:
         lineup = kit.all_strategies(game)[:spec.min_players]
     # the chunks' records handed to the frame 3 games at a time (the last of each chunk 1)
-    monkeypatch.setattr(simcards.runner, "RECORDS_SLICE", 3)
+    monkeypatch.setattr(simcards.run.chunk, "RECORDS_SLICE", 3)
     frame = shared.simulate(game, lineup, 60, seed=7, rotate=True, start=11, threads=2, chunk_size=7)
     monkeypatch.undo()
     plain = shared.simulate(game, lineup, 30, seed=7, start=11)

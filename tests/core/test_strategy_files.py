@@ -166,6 +166,9 @@ def test_installing_puts_no_generic_strategies_package_in_site_packages(tmp_path
     assert {"simcards", "simcards_strategies"} <= tops
     names = zipfile.ZipFile(wheel).namelist()
     assert "simcards_strategies/five_alive/expert.py" in names
+    # the C yardsticks of `simcards bench`: each game's program in its package, the shared headers
+    assert {"simcards/games/five_alive/yardstick.c", "simcards/games/vzhukh/yardstick.c",
+            "simcards/yardstick/yardstick.h", "simcards/yardstick/yardstick_main.h"} <= set(names)
 
 
 def test_a_game_with_an_illegal_move_replays_up_to_it(tmp_path):

@@ -25,7 +25,7 @@ CHECKED = [("five-alive", 0, 4, 400), ("five-alive", 2027, 4, 400), ("five-alive
 
 @pytest.mark.parametrize(("game", "seed", "players", "games"), CHECKED)
 def test_the_c_plays_the_games_of_simulate(game, seed, players, games):
-    stick = yardstick.YARDSTICKS[game]
+    stick = yardstick.yardsticks()[game]
     c = yardstick.games_played(games, seed, players, game)
     frame = simcards.simulate(game, [stick.strategy] * players, games, seed=seed)
     frame = frame.sort_values(["game", "seat"])
@@ -46,11 +46,11 @@ def test_the_c_plays_the_games_of_simulate(game, seed, players, games):
     assert len(set(c[stick.spec.step_column])) > 10 and len(set(c["win"].argmax(axis=1))) == players
 
 
-@pytest.mark.parametrize("game", sorted(yardstick.YARDSTICKS))
+@pytest.mark.parametrize("game", sorted(yardstick.yardsticks()))
 def test_the_timed_run_counts_the_checked_games(game):
     c = yardstick.games_played(300, 11, 4, game)
     timed = yardstick.run(300, 11, 4, game)
-    stick = yardstick.YARDSTICKS[game]
+    stick = yardstick.yardsticks()[game]
     assert timed.games == 300 and timed.step_column == stick.spec.step_column
     assert timed.totals == {column: c[column].sum() for column in stick.game_columns}
     assert timed.steps == c[stick.spec.step_column].sum() > 300
@@ -65,7 +65,7 @@ def test_a_yardstick_outside_its_player_counts_or_games_is_refused():
     with pytest.raises(SimcardsError, match="bombs-away is played by 2 to 5 players, not 6"):
         yardstick.run(10, 0, 6, "bombs-away")
     with pytest.raises(SimcardsError, match="no C yardstick for 'no-such-game': accepted are "
-                                            "five-alive, thirty-one, vzhukh, bombs-away"):
+                                            "bombs-away, five-alive, thirty-one, vzhukh"):
         yardstick.run(10, 0, 4, "no-such-game")
 
 
@@ -76,7 +76,7 @@ def test_the_build_is_cached_by_source_and_flags(tmp_path, monkeypatch):
     stamp = first.stat().st_mtime_ns
     assert yardstick.build() == first and first.stat().st_mtime_ns == stamp   # not rebuilt
     edited = tmp_path / "five_alive.c"
-    edited.write_text(yardstick.FIVE_ALIVE_SOURCE.read_text() + "\n/* an edit */\n")
+    edited.write_text(yardstick.yardsticks()["five-alive"].source.read_text() + "\n/* an edit */\n")
     assert yardstick.build(edited) != first
     monkeypatch.setattr(yardstick, "FLAGS", ("-O2",))
     assert yardstick.build() != first
@@ -89,6 +89,21 @@ def test_the_build_is_cached_by_source_and_flags(tmp_path, monkeypatch):
         monkeypatch.setattr(yardstick, "HEADERS", shared[:i] + (header,) + shared[i + 1:])
         assert yardstick.build() != first
     assert not list(tmp_path.glob("*.tmp"))       # written under a temporary name, then renamed
+
+
+def test_each_game_brings_its_own_c_program():
+    """A game's C program is yardstick.c in its package, beside its engines, found through the
+    registry: its line-up is the game's bench strategy, its target the game's (issue 13's for
+    Five Alive alone); the old names of the table still answer."""
+    sticks = yardstick.yardsticks()
+    assert list(sticks) == ["bombs-away", "five-alive", "thirty-one", "vzhukh"]
+    for name, stick in sticks.items():
+        spec = simcards.get_game(name)
+        assert stick.source == Path(simcards.__file__).parent / "games" / spec.module_name / "yardstick.c"
+        assert stick.strategy == spec.bench_strategy and stick.target == spec.c_target
+    assert [n for n, s in sticks.items() if s.target is not None] == ["five-alive"]
+    assert yardstick.YARDSTICKS == sticks and yardstick.FIVE_ALIVE_SOURCE == sticks["five-alive"].source
+    assert not list((Path(yardstick.__file__).parent).glob("*.c"))     # only the shared headers here
 
 
 def test_without_a_c_compiler_there_is_a_note(monkeypatch):
@@ -132,4 +147,4 @@ def test_thirty_one_has_a_c_row_without_a_target():
     row, note = c_yardstick("thirty-one", ["greedy"] * 4, ["simcards_strategies.thirty_one.greedy"] * 4, 200, 3)
     frame = simcards.simulate("thirty-one", ["greedy"] * 4, 200, seed=3)
     assert row["steps"] == frame.groupby("game")["turns"].first().sum() and "-O3" in note
-    assert yardstick.YARDSTICKS["thirty-one"].target is None
+    assert yardstick.yardsticks()["thirty-one"].target is None

@@ -7,6 +7,7 @@ SPEC = register(GameSpec.from_rules(
     package=__name__,
     title="Five Alive",
     bench_strategy="high_first",
+    c_target=1.5,        # issue 13: simulate at most 1.5x the C's (yardstick.c) CPU time per turn
     summary="keep the running total at 21 or under; lose lives on busts, Killers and when "
             "someone empties their hand; the last player with lives wins",
 ))
