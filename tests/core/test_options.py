@@ -94,6 +94,20 @@ def test_a_row_that_cannot_be_encoded_is_refused(options, message):
         ParamRow(options)
 
 
+def test_the_spec_encodes_every_game_from_its_declaration():
+    for name in ("five-alive", "thirty-one", "bombs-away", "vzhukh", "crazy-eights"):
+        spec = get_game(name)
+        assert spec.param_row.options == spec.options
+        resolved = spec.resolve_rules({})
+        row = spec.encode_params(resolved, spec.max_players)
+        assert row.dtype == np.int64 and row.shape == (spec.param_row.size,)
+        for opt in spec.options:
+            if opt.encode is None and opt.seat is None:
+                value = resolved[opt.name]
+                want = opt.choices.index(value) if opt.kind is str else int(value)
+                assert row[spec.param_row.slot(opt.name)] == want, (name, opt.name)
+
+
 #: as a game's rules.py has it: the slots at module level, where numba finds them
 _P = ParamRow(_OPTIONS, Derived("deck", lambda rules, n: 77)).slots
 
