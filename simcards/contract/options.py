@@ -222,7 +222,3 @@ class ParamRow:
     def encode(self, resolved: Mapping[str, Any], n_players: int) -> np.ndarray:
         """The row for these resolved rules at a table of ``n_players``."""
         return np.array([e.row_value(resolved, n_players) for e in self.entries], dtype=np.int64)
-
-    def describe(self) -> list[tuple[int, str]]:
-        """(slot, name) of every entry, for documentation and tests."""
-        return list(enumerate(self.slots._fields))
