@@ -5,7 +5,7 @@ A strategy file may define, beside its decision functions::
 
     def table_for(n_players, game_params, row) -> TableRequest | None
 
-``game_params`` is the engine's rule row (``encode_params``), ``row`` the seat's declared
+``game_params`` is the engine's rule row (``GameSpec.encode_params``; ``rules.P`` names its slots), ``row`` the seat's declared
 parameter values (simcards.params). It returns None when that seat needs no table, or a
 ``TableRequest`` (simcards.params): a name, a key (what of the row the table depends on,
 e.g. the rollout strategy, so that seats differing only in a budget share one table), a

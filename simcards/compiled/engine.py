@@ -36,6 +36,15 @@ def copy_into(dst, src):
         dst[i] = src[i]
 
 
+@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)   # new_state calls it, once per batch
+def copy_params(s, params, copies):
+    """Copy the rule values of the parameter row ``params`` into the state ``s``: ``copies``
+    holds (state offset, row slot) pairs, the layout's ``param_copies()`` (a module-level array,
+    which numba compiles in as a constant)."""
+    for i in range(copies.shape[0]):
+        s[copies[i, 0]] = params[copies[i, 1]]
+
+
 # ------------------------------------------------------------------ seats
 @njit(inline="always", **NJIT_OPTIONS)
 def next_living(s, n, alive_at, p, d):

@@ -1,10 +1,24 @@
-"""Rule options: declared once per game, validated once per run, never parsed in a kernel."""
+"""Rule options: declared once per game, validated once per run, never parsed in a kernel.
+
+A game declares its options once, in ``rules.py``'s ``OPTIONS``. Everything else is derived
+from that declaration: the CLI's and the API's checks (``resolve_options``), and the int64
+parameter row the fast engine receives (``ParamRow``): one slot per option, in the order of
+``OPTIONS``, holding the option's ``encode``-d value, then one slot per ``Derived`` value the
+game adds (a deck's size). ``ParamRow.slots`` (the game's ``rules.P``) names every slot, as
+constants numba compiles in; the state fields that hold a copy of a slot are declared from the
+same names (``simcards.compiled.layout.Layout.params``), and ``new_state`` copies them all at
+once (``simcards.compiled.engine.copy_params``).
+"""
 from __future__ import annotations
 
+import keyword
+from collections import namedtuple
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
-from simcards.errors import SimcardsError, choices
+import numpy as np
+
+from simcards.errors import ContractError, SimcardsError, choices
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -16,6 +30,12 @@ class RuleOption:
 
     ``default`` may be a callable of the other resolved options (for example a
     card count that depends on the edition); ``default_text`` then explains it.
+
+    Its slot of the parameter row (``ParamRow``) holds ``int(value)`` for an int or a bool and
+    the value's index in ``choices`` for a str, unless ``encode(resolved, n_players)`` says
+    otherwise (a value the engine wants derived: the hand size dealt at this table, a choice
+    read as a flag). ``seat=k`` marks a seat-compensation option of seat k (k places after
+    the first player): its slot holds 0 at a table of k players or fewer, whatever its value.
     """
 
     name: str
@@ -26,6 +46,17 @@ class RuleOption:
     minimum: int | None = None
     maximum: int | None = None
     default_text: str | None = None
+    encode: Callable[[dict, int], int] | None = None
+    seat: int | None = None
+
+    def row_value(self, resolved: Mapping[str, Any], n_players: int) -> int:
+        """This option's int in the parameter row of a table of ``n_players``."""
+        if self.seat is not None and self.seat >= n_players:
+            return 0
+        if self.encode is not None:
+            return int(self.encode(resolved, n_players))
+        value = resolved[self.name]
+        return self.choices.index(value) if self.kind is str else int(value)
 
     def describe_default(self) -> str:
         if self.default_text is not None:
@@ -127,3 +158,67 @@ def parse_assignments(pairs: list[str] | None) -> dict[str, str]:
 
 
 OptionDefault = Callable[[dict], Any]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """An entry of the parameter row that is no rule option: a value the game derives from the
+    resolved options and the player count, for its engine to read like an option's (Five
+    Alive's deck size, the sum of its ``count_*`` options; Thirty-One's starting bank)."""
+
+    name: str
+    encode: Callable[[dict, int], int]
+    help: str = ""
+
+    def row_value(self, resolved: Mapping[str, Any], n_players: int) -> int:
+        return int(self.encode(resolved, n_players))
+
+
+class ParamRow:
+    """The int64 row of rule values a game's fast engine receives (no string reaches a kernel):
+    one slot per rule option, in the order of ``options``, then one per ``Derived`` value, in the
+    order given. ``slots`` names each slot's position, ``slots.lives`` or ``slots.count_0 + k``:
+    a named tuple of ints, which numba compiles in as constants. ``encode(resolved, n)`` fills a
+    row (``GameSpec.encode_params`` adds the game's ``check_table``)."""
+
+    def __init__(self, options: Sequence[RuleOption], *derived: Derived, name: str = "P"):
+        self.options = tuple(options)
+        self.derived = tuple(derived)
+        self.entries: tuple[RuleOption | Derived, ...] = self.options + self.derived
+        names = [e.name for e in self.entries]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ContractError(f"parameter row {name}: {', '.join(repeated)} declared twice")
+        for e in self.entries:
+            if not e.name.isidentifier() or keyword.iskeyword(e.name) or e.name.startswith("_"):
+                raise ContractError(f"parameter row {name}: {e.name!r} cannot name a slot "
+                                    "(expected a Python name not starting with _)")
+            if isinstance(e, RuleOption):
+                if e.kind is str and not e.choices and e.encode is None:
+                    raise ContractError(f"rule option {e.name!r} is a str without choices: "
+                                        "declare its encode(resolved, n_players)")
+                if e.seat is not None and e.seat < 1:
+                    raise ContractError(f"rule option {e.name!r}: seat={e.seat}, expected 1 or more "
+                                        "(seat 0, the first player, has no compensation)")
+        self.slots = namedtuple(name, names)(*range(len(names)))
+        self.size = len(names)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ParamRow) and other.entries == self.entries
+
+    def __hash__(self) -> int:
+        return hash(self.entries)
+
+    def __repr__(self) -> str:
+        return f"ParamRow({', '.join(self.slots._fields)})"
+
+    def slot(self, name: str) -> int:
+        try:
+            return getattr(self.slots, name)
+        except AttributeError:
+            raise KeyError(f"the parameter row has no entry {name!r}: "
+                           f"accepted are {choices(self.slots._fields)}") from None
+
+    def encode(self, resolved: Mapping[str, Any], n_players: int) -> np.ndarray:
+        """The row for these resolved rules at a table of ``n_players``."""
+        return np.array([e.row_value(resolved, n_players) for e in self.entries], dtype=np.int64)

@@ -13,7 +13,7 @@ import numpy as np
 
 from simcards.errors import ContractError, SimcardsError, choices
 from simcards.package import FOLDER
-from simcards.contract.options import RuleOption, resolve_options
+from simcards.contract.options import ParamRow, RuleOption, resolve_options
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ UNFINISHED = "unfinished"
 #: Columns of every frame before the game's own.
 FRAME_COLUMNS = ("game", "seat", "strategy", "win_share", "rank")
 
+#: ``check_table(resolved_rules, n_players)``: raise a one-line SimcardsError for rules this many
+#: players cannot play (a deal the deck cannot hold), before the row is encoded.
+CheckTable = Callable[[dict, int], None]
+
 #: ``column_bounds(resolved_rules, n_players) -> {column: (least, greatest)}``: every value a
 #: seat or game column can take under these rules ("unfinished" aside), from which the frame
 #: stores each column in the narrowest integer type that holds it (simcards.frame).
@@ -44,10 +48,12 @@ ColumnBounds = Callable[[dict, int], Mapping[str, tuple[int, int]]]
 RULES_FIELDS = {
     "name": "GAME", "min_players": "MIN_PLAYERS", "max_players": "MAX_PLAYERS",
     "options": "OPTIONS", "decisions": "DECISIONS", "seat_columns": "SEAT_COLUMNS",
-    "game_columns": "GAME_COLUMNS", "encode_params": "encode_params",
+    "game_columns": "GAME_COLUMNS", "param_row": "PARAM_ROW",
     "describe_move": "describe_move", "card_names": "CARD_NAMES", "check_rules": "check_rules",
     "column_bounds": "column_bounds",
 }
+#: Those a rules module may leave out (the field is then None).
+OPTIONAL_RULES_FIELDS = {"check_table": "check_table"}
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,6 @@ class GameSpec:
     decisions: tuple[Decision, ...]  # a decision's id is its position here
     seat_columns: tuple[str, ...]   # per-seat outcome columns the kernel writes after (win, rank)
     game_columns: tuple[str, ...]   # per-game outcome columns; "unfinished" is appended for every game
-    encode_params: Callable[[dict, int], np.ndarray]
     describe_move: Callable[[int, int], str]   # (decision id, move) -> words
     card_names: tuple[str, ...]     # card kind -> name, for reports of dealt cards
     bench_strategy: str
@@ -74,8 +79,15 @@ class GameSpec:
     # issue 13's bound on simulate's CPU time per step over the tight C's (``yardstick.c`` in the
     # game's package, simcards.yardstick), or None: the C, if any, is information
     c_target: float | None = None
+    param_row: ParamRow | None = None   # the engine's rule row; None: the options' own, nothing derived
+    check_table: CheckTable | None = None   # rules against the player count, raise SimcardsError
 
     def __post_init__(self) -> None:
+        if self.param_row is None:
+            object.__setattr__(self, "param_row", ParamRow(self.options))
+        elif self.param_row.options != tuple(self.options):
+            raise ContractError(f"game {self.name!r}: its parameter row is not built from its "
+                                "OPTIONS (ParamRow(OPTIONS, *derived))")
         if UNFINISHED in self.game_columns:
             raise ContractError(f"game {self.name!r}: {UNFINISHED!r} is a standard column, "
                                 "do not declare it in game_columns")
@@ -101,7 +113,8 @@ class GameSpec:
                                 f"(a game's rules module declares {', '.join(RULES_FIELDS.values())})")
         return cls(package=package, title=title, bench_strategy=bench_strategy, summary=summary,
                    step_column=step_column, c_target=c_target,
-                   **{field: getattr(rules, name) for field, name in RULES_FIELDS.items()})
+                   **{field: getattr(rules, name) for field, name in RULES_FIELDS.items()},
+                   **{field: getattr(rules, name, None) for field, name in OPTIONAL_RULES_FIELDS.items()})
 
     @property
     def module_name(self) -> str:
@@ -143,6 +156,13 @@ class GameSpec:
         if self.check_rules is not None:
             self.check_rules(resolved)
         return resolved
+
+    def encode_params(self, resolved: Mapping[str, Any], n_players: int) -> np.ndarray:
+        """The int64 rule row the fast engine plays these resolved rules from at a table of
+        ``n_players`` (``ParamRow.encode``), after the game's ``check_table``."""
+        if self.check_table is not None:
+            self.check_table(resolved, n_players)
+        return self.param_row.encode(resolved, n_players)
 
     def check_players(self, n: int) -> None:
         if not (self.min_players <= n <= self.max_players):

@@ -26,7 +26,7 @@ from numba.typed import Dict
 from simcards.config import NJIT_OPTIONS, default_threads
 from simcards.games.five_alive.fast import (advance, apply, most_lives, new_state, start_game,
                                             write_result)
-from simcards.games.five_alive.rules import MAX_PLAYERS, P_BLITZ
+from simcards.games.five_alive.rules import MAX_PLAYERS, P
 from simcards.games.five_alive.view import (BLITZ, LIVES, LIVES0, N, OVER, ROUNDS, SEAT_LIVES,
                                             UNFINISHED)
 from simcards.rng import STREAM_DEAL, STREAM_STRATEGY, seed_game
@@ -370,7 +370,7 @@ def build_table(n: int, game_params: np.ndarray, rollout: int, games: int = TABL
     wins, visits = count_table(n, game_params, rollout, games, seed, threads,
                                count=fns.count_round_ends)
     model = np.empty(wins.shape[0], np.float64)
-    fns.model_table(n, lives0, int(game_params[P_BLITZ]), model)
+    fns.model_table(n, lives0, int(game_params[P.blitz]), model)
     values = (wins / SHARE_UNIT + prior_games * model) / (visits + prior_games)
     return np.concatenate([np.array([lives0, n], np.float64), values])
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import types
 
-import numpy as np
 import pytest
 
 import simcards
@@ -17,7 +16,6 @@ def _spec(package: str, **over) -> GameSpec:
     fields = dict(name="toy", title="Toy", package=package, min_players=2, max_players=3, options=(),
                   decisions=(Decision("play", "decide", "a card", default=True),),
                   seat_columns=("score",), game_columns=("turns",),
-                  encode_params=lambda rules, n: np.zeros(1, np.int64),
                   describe_move=lambda kind, move: str(move), card_names=("a",), bench_strategy="random")
     fields.update(over)
     return GameSpec(**fields)

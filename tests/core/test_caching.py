@@ -113,7 +113,9 @@ except simcards.SimcardsError as exc:
 
 
 @pytest.mark.parametrize("name", ["compiled/rng.py", "compiled/borrow.py", "codegen/kernels.py", "games/five_alive/view.py",
-                                  "games/five_alive/fast.py"])
+                                  "games/five_alive/fast.py",
+                                  # the rule options, and the helper that numbers the row's slots
+                                  "games/five_alive/rules.py", "contract/options.py"])
 def test_the_kernel_key_covers_the_engine_layer(name):
     from simcards.kernels import dependencies
     from simcards.strategy_registry import check_strategies

@@ -11,7 +11,7 @@ from simcards.errors import SimcardsError
 from simcards.games.crazy_eights.reference import Game, IllegalMove, KEY_SCALE
 from simcards.games.crazy_eights.rules import (
     CARD_NAMES, CLUBS, DECK_POINTS, DRAW, EIGHT, EIGHTS, HEARTS, N_CARDS, NAME_SUIT, PASS,
-    PH_DREW, PH_PLAY, PH_SUIT, PLAY, SPADES, column_bounds, describe_move, encode_params, points,
+    PH_DREW, PH_PLAY, PH_SUIT, PLAY, SPADES, column_bounds, describe_move, points,
     rank, rank_mask, suit, suit_mask)
 from simcards.registry import get_game
 from simcards.rng import STREAM_DEAL, PyRandom
@@ -77,7 +77,7 @@ def test_the_hand_size_option_and_its_limit_rule_2():
     assert [len(h) for h in new_game(2, hand_size=3).hands] == [3, 3]
     assert [len(h) for h in new_game(7, hand_size=7).hands] == [7] * 7      # 49 + starter
     with pytest.raises(SimcardsError, match="hand_size=8 for 7 players"):
-        encode_params(SPEC.resolve_rules({"hand_size": 8}), 7)
+        SPEC.encode_params(SPEC.resolve_rules({"hand_size": 8}), 7)
 
 
 def test_cards_go_one_at_a_time_from_the_dealers_left_rule_2():

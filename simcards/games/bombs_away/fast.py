@@ -69,18 +69,17 @@ import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.compiled.engine import (bit_count, hand_to_bottom, lowest_bit, next_living, rank_from_key,
-                             take_top)
+from simcards.compiled.engine import (bit_count, copy_params, hand_to_bottom, lowest_bit, next_living,
+                                      rank_from_key, take_top)
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL, FIRST_NAME, FIVE, FOUR, GC_DUELS,
     GC_POINTS_LOST, GC_TURNS, GC_UNFINISHED, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME,
-    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P_CHOSEN_VICTIM, P_DECK, P_HAND, P_POINTS,
-    P_SEAT_HAND, P_SEAT_POINTS, P_TENS, P_TURN_CAP, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE,
+    MAX_PLAYERS, N_DECISIONS, NAME, NINE, P, PLAY, SC_DEALT, SC_POINTS, SEVEN, SEVEN_MIN_PILE,
     SEVEN_TAKES, SIX, TARGET, TEN,
     THREE, TWO, VALUE)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
-    A_PILE, A_VOID, KNOWN_ROW,
+    A_PILE, A_VOID, KNOWN_ROW, PARAM_COPIES,
     A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_HAND, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
     S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
@@ -137,15 +136,7 @@ def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     s = np.zeros(STATE_SIZE, np.int64)
     s[S_N] = n
-    s[S_HAND_SIZE] = params[P_HAND]
-    s[S_TENS] = params[P_TENS]
-    s[S_CHOSEN] = params[P_CHOSEN_VICTIM]
-    s[S_TURN_CAP] = params[P_TURN_CAP]
-    s[S_START_POINTS] = params[P_POINTS]
-    s[S_DECK] = params[P_DECK]
-    for k in range(MAX_PLAYERS - 1):
-        s[A_SEAT_POINTS + k] = params[P_SEAT_POINTS + k]
-        s[A_SEAT_HAND + k] = params[P_SEAT_HAND + k]
+    copy_params(s, params, PARAM_COPIES)                # the rule settings
     return s
 
 
@@ -916,7 +907,7 @@ def write_result(s, seat_out, game_out):
 
 @njit(**_CALL)
 def snapshot_size(n, params):
-    return HEAD + 2 * n + n * K + 3 * params[P_DECK]
+    return HEAD + 2 * n + n * K + 3 * params[P.deck]
 
 
 @njit(**_CALL)

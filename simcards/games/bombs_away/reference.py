@@ -32,15 +32,14 @@ from simcards.compiled.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mas
 from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
     FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
-    N_KINDS, NAME, NINE, PLAY, SEAT_COLUMNS, SEAT_HAND_OPTIONS, SEAT_POINTS_OPTIONS, SEVEN, SEVEN_MIN_PILE,
+    N_KINDS, NAME, NINE, PARAM_ROW, PLAY, SEAT_COLUMNS, SEVEN, SEVEN_MIN_PILE,
     SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, describe_move, full_hands, starting_points)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_KNOWN, A_OUT, A_VOID, KNOWN_ROW, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
-    A_POINTS, A_SEAT_HAND, A_SEAT_POINTS, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CHOSEN, S_CUR, S_DAMAGE,
-    S_DECIDER,
-    S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST,
-    S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_START_POINTS, S_STOCK_N,
-    S_TENS, S_TURN_CAP, S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
+    A_POINTS, LAYOUT, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CUR, S_DAMAGE, S_DECIDER,
+    S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS, S_KIND, S_LEGAL, S_MUST,
+    S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PILE_N, S_POINTS_LOST, S_SKIP, S_STOCK_N,
+    S_TURNS, S_UNFINISHED, S_VICTIM, STATE_SIZE, View)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
@@ -61,6 +60,7 @@ class Game:
     def __init__(self, n_players: int, rules: dict, seed: int, game_index: int):
         self.n = n_players
         self.rules = rules
+        self.params = PARAM_ROW.encode(rules, n_players)        # the rule row, as the fast engine's
         self.hand_size = rules["hand_size"]
         self.full = full_hands(rules, n_players)             # rule 1, seat compensation
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
@@ -514,13 +514,9 @@ class Game:
         filled, every other field (other hands, the stock, the engine's phase) left at zero."""
         q = self.question
         seat = q.seat
-        rules = self.rules
         n = self.n
         public = {
-            # rule settings
-            S_N: n, S_HAND_SIZE: self.hand_size, S_TENS: int(rules["tens_rule"]),
-            S_CHOSEN: int(rules["duel_victim"] == "chosen"), S_TURN_CAP: rules["turn_cap"],
-            S_START_POINTS: rules["points"], S_DECK: DECK,
+            S_N: n,
             # the game
             S_DIRECTION: self.direction, S_CUR: self.current, S_MUST: self.must,
             S_TURNS: self.turns, S_DUELS: self.duels, S_POINTS_LOST: self.points_lost,
@@ -535,8 +531,7 @@ class Game:
         }
         s = np.zeros(STATE_SIZE, np.int64)
         s[list(public)] = list(public.values())
-        s[A_SEAT_POINTS:A_SEAT_POINTS + n - 1] = [rules[o] for o in SEAT_POINTS_OPTIONS[:n - 1]]
-        s[A_SEAT_HAND:A_SEAT_HAND + n - 1] = [rules[o] for o in SEAT_HAND_OPTIONS[:n - 1]]
+        LAYOUT.write_params(s, self.params)      # the rule settings: hand size, points, ...
         s[A_POINTS:A_POINTS + n] = self.points
         s[A_OUT:A_OUT + n] = self.out_order
         s[A_OUT_TURN:A_OUT_TURN + n] = self.out_turn

@@ -7,10 +7,8 @@ the duel cards 10, J, Q, K are 8..11.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from simcards.errors import SimcardsError
-from simcards.contract.options import RuleOption
+from simcards.contract.options import Derived, ParamRow, RuleOption
 from simcards.contract.registry import Decision
 
 GAME = "bombs-away"
@@ -71,14 +69,6 @@ SEAT_HAND_MIN, SEAT_HAND_MAX = -2, 2
 SEAT_HAND_OPTIONS = tuple(f"hand_seat{k}" for k in range(1, MAX_PLAYERS))
 MOST_CARDS = 10                  # no full hand holds more (the hand_size option's maximum)
 
-# ---- layout of the int64 parameter row handed to the fast engine
-P_POINTS, P_HAND, P_TENS, P_CHOSEN_VICTIM, P_TURN_CAP, P_DECK = range(6)
-#: points_seat1 .. points_seat4 in P_SEAT_POINTS + k - 1 (seat 0, the first player, has no slot)
-P_SEAT_POINTS = 6
-#: hand_seat1 .. hand_seat4 in P_SEAT_HAND + k - 1
-P_SEAT_HAND = P_SEAT_POINTS + MAX_PLAYERS - 1
-N_PARAMS = P_SEAT_HAND + MAX_PLAYERS - 1
-
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("points", int, 30, "points each player starts with", minimum=1, maximum=MOST_POINTS),
     RuleOption("hand_size", int, 4, "cards in a full hand (dealt, drawn back up to, and drawn by a 4)",
@@ -92,7 +82,7 @@ OPTIONS: tuple[RuleOption, ...] = (
                minimum=1, maximum=10_000_000),
 ) + tuple(
     RuleOption(name, int, 0, f"seat compensation: {what.format(k=k)} (negative: fewer); no effect "
-               f"with {k} players or fewer", minimum=low, maximum=high)
+               f"with {k} players or fewer", minimum=low, maximum=high, seat=k)
     for names, what, low, high in (
         (SEAT_POINTS_OPTIONS, "points seat {k} ({k} after the first player) starts with beyond `points`",
          SEAT_POINTS_MIN, SEAT_POINTS_MAX),
@@ -100,6 +90,11 @@ OPTIONS: tuple[RuleOption, ...] = (
          "`hand_size`", SEAT_HAND_MIN, SEAT_HAND_MAX))
     for k, name in enumerate(names, start=1)
 )
+
+#: The int64 row handed to the fast engine: every option in its slot (``P.points``,
+#: ``P.duel_victim``: 1 for chosen, ``P.points_seat1 + p - 1``...), then the deck's size.
+PARAM_ROW = ParamRow(OPTIONS, Derived("deck", lambda rules, n: DECK, "cards in the deck (rule 1)"))
+P = PARAM_ROW.slots
 
 
 def starting_points(rules: dict, n_players: int) -> list[int]:
@@ -116,7 +111,7 @@ def full_hands(rules: dict, n_players: int) -> list[int]:
 
 def check_rules(rules: dict) -> None:
     """Each seat starts with 1..1000 points and a full hand of 1..10 cards; the deal is checked
-    by encode_params."""
+    by check_table."""
     for name in SEAT_POINTS_OPTIONS:
         if not 1 <= rules["points"] + rules[name] <= MOST_POINTS:
             raise SimcardsError(
@@ -129,24 +124,12 @@ def check_rules(rules: dict) -> None:
                 f"{rules['hand_size'] + rules[name]} cards: accepted is 1..{MOST_CARDS}")
 
 
-def encode_params(rules: dict, n_players: int) -> np.ndarray:
+def check_table(rules: dict, n_players: int) -> None:
     dealt = sum(full_hands(rules, n_players))
     if dealt > DECK - 1:
         raise SimcardsError(
             f"hand_size={rules['hand_size']} for {n_players} players needs "
             f"{dealt} cards but at most {DECK - 1} may be dealt")
-    row = np.zeros(N_PARAMS, dtype=np.int64)
-    row[P_POINTS] = rules["points"]
-    row[P_HAND] = rules["hand_size"]
-    row[P_TENS] = int(rules["tens_rule"])
-    row[P_CHOSEN_VICTIM] = int(rules["duel_victim"] == "chosen")
-    row[P_TURN_CAP] = rules["turn_cap"]
-    row[P_DECK] = DECK
-    for k, name in enumerate(SEAT_POINTS_OPTIONS, start=1):    # only seats at the table
-        row[P_SEAT_POINTS + k - 1] = rules[name] if k < n_players else 0
-    for k, name in enumerate(SEAT_HAND_OPTIONS, start=1):
-        row[P_SEAT_HAND + k - 1] = rules[name] if k < n_players else 0
-    return row
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:

@@ -24,7 +24,8 @@ from numba import njit
 
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import memory_accessors, memory_block, nth_bit_small
-from simcards.games.bombs_away.rules import DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS
+from simcards.games.bombs_away.rules import (DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS, P, SEAT_HAND_OPTIONS,
+                                             SEAT_POINTS_OPTIONS)
 from simcards.compiled.layout import Layout
 
 K = N_KINDS
@@ -41,15 +42,18 @@ ROOM = DECK + 1          # the stock, the pile: the deck and one spare place (th
                          # shifts the stock up by one before it takes its top card)
 
 LAYOUT = Layout("bombs-away")
-# ---- rule settings (new_state writes them; start_game keeps them)
-(S_N, S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK) = LAYOUT.scalars(
-    "N", "HAND_SIZE", "TENS", "CHOSEN", "TURN_CAP", "START_POINTS", "DECK")
+# ---- rule settings (new_state writes them; start_game keeps them): the players, then the
+# parameter row's entries, each named after its entry (rules.PARAM_ROW); S_CHOSEN is 1 for
+# duel_victim=chosen
+S_N = LAYOUT.scalar("N")
+(S_HAND_SIZE, S_TENS, S_CHOSEN, S_TURN_CAP, S_START_POINTS, S_DECK) = LAYOUT.params(
+    P, "hand_size", "tens_rule", "duel_victim", "turn_cap", "points", "deck")
 # seat compensation: the points seat p >= 1 starts with beyond START_POINTS (option
 # points_seat<p>) in A_SEAT_POINTS + p - 1, 0 for a seat not at the table; the first player,
 # seat 0, has none
-A_SEAT_POINTS = LAYOUT.block("SEAT_POINTS", MAX_PLAYERS - 1)
+A_SEAT_POINTS = LAYOUT.param_block("SEAT_POINTS", P, SEAT_POINTS_OPTIONS)
 # and the cards seat p >= 1 holds in a full hand beyond HAND_SIZE (option hand_seat<p>)
-A_SEAT_HAND = LAYOUT.block("SEAT_HAND", MAX_PLAYERS - 1)
+A_SEAT_HAND = LAYOUT.param_block("SEAT_HAND", P, SEAT_HAND_OPTIONS)
 # ---- the game, as the table sees it
 (S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
  S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP) = LAYOUT.scalars(
@@ -116,6 +120,8 @@ A_REDEAL = LAYOUT.block("REDEAL", REDEAL_SIZE, visibility="hidden")
 # ---- hidden: the stock, bottom first (its top card is at STOCK_N - 1)
 A_STOCK = LAYOUT.tail("STOCK")
 STATE_SIZE = A_STOCK + ROOM
+#: (state offset, row slot) of every rule setting above: new_state copies them from the row
+PARAM_COPIES = LAYOUT.param_copies()
 
 memory, remember = memory_accessors(MEMORY)
 

@@ -21,14 +21,13 @@ import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.compiled.engine import MEMORY_SLOTS, bit_count, lowest_bit, take_top
+from simcards.compiled.engine import MEMORY_SLOTS, bit_count, copy_params, lowest_bit, take_top
 from simcards.games.crazy_eights.rules import (
-    DRAW, EIGHT, EIGHTS, MAX_PLAYERS, N_CARDS, N_RANKS, N_SUITS, NAME_SUIT, P_DRAW_ONE, P_HAND,
-    P_RESHUFFLE, P_TARGET, P_TURN_CAP, PASS, PH_DREW, PH_PLAY, PH_SUIT, PLAY, RANK_POINTS,
-    _RANK0, _SUIT0)
+    DRAW, EIGHT, EIGHTS, MAX_PLAYERS, N_CARDS, N_RANKS, N_SUITS, NAME_SUIT, PASS, PH_DREW, PH_PLAY,
+    PH_SUIT, PLAY, RANK_POINTS, _RANK0, _SUIT0)
 from simcards.games.crazy_eights.view import (
     BLOCKED, CUR, DEALER, DRAW_ONE, DRAWN, DRAWS, DREW, EIGHTS_PLAYED, HAND_N, HAND_SIZE, HANDS,
-    HANDS_DEALT, LACKS, LEGAL, MEMORY, N, OVER, PASSES, PHASE, PILE, PILE_MASK, PILE_N,
+    HANDS_DEALT, LACKS, LEGAL, MEMORY, N, OVER, PARAM_COPIES, PASSES, PHASE, PILE, PILE_MASK, PILE_N,
     RESHUFFLE, RESHUFFLES, SCORE, SEAT_BITS, SIZE, SNAPSHOT_HEAD, SNAPSHOT_SEATS, STOCK,
     STOCK_FIXED, STOCK_N, STUCK, SUIT, TARGET, TOP, TURN_CAP, TURNS, UNFINISHED, View)
 
@@ -117,11 +116,7 @@ def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     s = np.zeros(SIZE, np.int64)
     s[N] = n
-    s[HAND_SIZE] = params[P_HAND]
-    s[DRAW_ONE] = params[P_DRAW_ONE]
-    s[RESHUFFLE] = params[P_RESHUFFLE]
-    s[TARGET] = params[P_TARGET]
-    s[TURN_CAP] = params[P_TURN_CAP]
+    copy_params(s, params, PARAM_COPIES)                # the rule settings
     return s
 
 

@@ -20,8 +20,8 @@ from simcards.compiled.engine import MEMORY_SLOTS, load_memory, ranks_py, take_t
 from simcards.errors import IllegalMove
 from simcards.games.crazy_eights import view as V
 from simcards.games.crazy_eights.rules import (
-    CARD_NAMES, DRAW, EIGHT, N_CARDS, N_SUITS, NAME_SUIT, PASS, PH_DREW, PH_PLAY, PH_SUIT, PLAY,
-    SUIT_WORDS, dealt, playable, points, rank, rank_mask, suit, suit_mask, EIGHTS)
+    CARD_NAMES, DRAW, EIGHT, N_CARDS, N_SUITS, NAME_SUIT, PARAM_ROW, PASS, PH_DREW, PH_PLAY, PH_SUIT,
+    PLAY, SUIT_WORDS, dealt, playable, points, rank, rank_mask, suit, suit_mask, EIGHTS)
 from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
 #: rule 11: a rank key is the score, then the fewer points held
@@ -42,6 +42,7 @@ class Game:
     def __init__(self, n_players: int, rules: dict, seed: int, game_index: int):
         self.n = n_players
         self.rules = rules
+        self.params = PARAM_ROW.encode(rules, n_players)            # the rule row, as the fast engine's
         self.hand_size = dealt(rules, n_players)                     # rule 2
         self.draw_one = rules["draw"] == "one"                      # rule 6
         self.reshuffle = rules["empty_stock"] == "reshuffle"        # rule 6
@@ -315,12 +316,10 @@ class Game:
                    V.PILE_MASK: mask(self.pile), V.TURNS: self.turns,
                    V.HANDS_DEALT: self.hands_dealt, V.DRAWS: self.draws, V.PASSES: self.passes,
                    V.RESHUFFLES: self.reshuffles, V.BLOCKED: self.blocked, V.STUCK: self.stuck,
-                   V.DREW: self.drew, V.OVER: int(self.over), V.UNFINISHED: int(self.unfinished),
-                   V.HAND_SIZE: self.hand_size, V.DRAW_ONE: int(self.draw_one),
-                   V.RESHUFFLE: int(self.reshuffle), V.TARGET: self.target,
-                   V.TURN_CAP: self.turn_cap}
+                   V.DREW: self.drew, V.OVER: int(self.over), V.UNFINISHED: int(self.unfinished)}
         for at, value in scalars.items():
             s[at] = value
+        V.LAYOUT.write_params(s, self.params)        # the rule settings: hand size, draw, ...
         for q in range(n):
             s[V.HAND_N + q] = len(self.hands[q])
             s[V.SCORE + q] = self.score[q]

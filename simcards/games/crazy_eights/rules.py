@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.contract.options import RuleOption
+from simcards.contract.options import ParamRow, RuleOption
 from simcards.contract.registry import Decision
 
 GAME = "crazy-eights"
@@ -91,23 +91,6 @@ GAME_COLUMNS = ("hands", "turns", "draws", "passes", "reshuffles", "blocked")
 # ---- rule options, and the int64 parameter row handed to the fast engine
 DRAW_RULES = ("until_playable", "one")
 EMPTY_STOCK_RULES = ("reshuffle", "pass")
-P_HAND, P_DRAW_ONE, P_RESHUFFLE, P_TARGET, P_TURN_CAP = range(5)
-N_PARAMS = 5
-
-OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("draw", str, "until_playable", "a player who cannot or will not play draws until "
-               "a card can be played (until_playable), or draws one card and may then pass (one)",
-               choices=DRAW_RULES),
-    RuleOption("hand_size", int, 0, "cards dealt to each player; 0: 7 for two players, 5 for more",
-               minimum=0, maximum=25),
-    RuleOption("empty_stock", str, "reshuffle", "when the stock is empty, the discard pile but its "
-               "top card is shuffled into a new stock (reshuffle), or no more cards are drawn (pass)",
-               choices=EMPTY_STOCK_RULES),
-    RuleOption("target", int, 0, "0: one hand, the first player out wins; else hands are played "
-               "until a score reaches this many points", minimum=0, maximum=100_000),
-    RuleOption("turn_cap", int, 10_000, "a game still running after this many turns is unfinished",
-               minimum=1, maximum=10_000_000),
-)
 
 
 def dealt(rules: dict, n_players: int) -> int:
@@ -115,23 +98,40 @@ def dealt(rules: dict, n_players: int) -> int:
     return rules["hand_size"] or (7 if n_players == 2 else 5)
 
 
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("draw", str, "until_playable", "a player who cannot or will not play draws until "
+               "a card can be played (until_playable), or draws one card and may then pass (one)",
+               choices=DRAW_RULES),
+    # the row holds the cards dealt at this table (never 0)
+    RuleOption("hand_size", int, 0, "cards dealt to each player; 0: 7 for two players, 5 for more",
+               minimum=0, maximum=25, encode=dealt),
+    # the row holds 1 for reshuffle (the engine's RESHUFFLE flag), 0 for pass
+    RuleOption("empty_stock", str, "reshuffle", "when the stock is empty, the discard pile but its "
+               "top card is shuffled into a new stock (reshuffle), or no more cards are drawn (pass)",
+               choices=EMPTY_STOCK_RULES, encode=lambda rules, n: int(rules["empty_stock"] == "reshuffle")),
+    RuleOption("target", int, 0, "0: one hand, the first player out wins; else hands are played "
+               "until a score reaches this many points", minimum=0, maximum=100_000),
+    RuleOption("turn_cap", int, 10_000, "a game still running after this many turns is unfinished",
+               minimum=1, maximum=10_000_000),
+)
+
+
+#: The int64 row handed to the fast engine: every option in its slot (``P.draw``: 1 for one,
+#: ``P.hand_size``: the cards dealt, ``P.empty_stock``: 1 for reshuffle, ...).
+PARAM_ROW = ParamRow(OPTIONS)
+P = PARAM_ROW.slots
+
+
 def check_rules(rules: dict) -> None:
     """No check needs the rules alone: the hand size is checked against the players in
-    ``encode_params``."""
+    ``check_table``."""
 
 
-def encode_params(rules: dict, n_players: int) -> np.ndarray:
+def check_table(rules: dict, n_players: int) -> None:
     hand = dealt(rules, n_players)
     if n_players * hand + 1 > N_CARDS:
         raise SimcardsError(f"hand_size={hand} for {n_players} players needs "
                             f"{n_players * hand} cards and a starter, but the deck has {N_CARDS}")
-    row = np.zeros(N_PARAMS, dtype=np.int64)
-    row[P_HAND] = hand
-    row[P_DRAW_ONE] = int(rules["draw"] == "one")
-    row[P_RESHUFFLE] = int(rules["empty_stock"] == "reshuffle")
-    row[P_TARGET] = rules["target"]
-    row[P_TURN_CAP] = rules["turn_cap"]
-    return row
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:

@@ -20,7 +20,7 @@ from numba import njit
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.crazy_eights.rules import (DRAW, EIGHT, MAX_PLAYERS, N_CARDS, N_RANKS, PASS,
-                                               PH_SUIT)
+                                               PH_SUIT, P)
 from simcards.compiled.layout import Layout
 
 #: Seats are 0..MAX_PLAYERS - 1: read as ``seat & SEAT_BITS`` (no value changes), they tell numba
@@ -37,9 +37,10 @@ N = LAYOUT.scalar("N")                                    # players
     "PHASE", "CUR", "DEALER", "TOP", "SUIT", "STOCK_N", "PILE_N", "PILE_MASK", "TURNS",
     "HANDS_DEALT", "DRAWS", "PASSES", "RESHUFFLES", "BLOCKED", "STUCK", "DREW", "OVER",
     "UNFINISHED")
-# the rule settings (copied from the parameter row)
-HAND_SIZE, DRAW_ONE, RESHUFFLE, TARGET, TURN_CAP = LAYOUT.scalars(
-    "HAND_SIZE", "DRAW_ONE", "RESHUFFLE", "TARGET", "TURN_CAP")
+# the rule settings (named after, and copied from, the parameter row's entries: rules.PARAM_ROW):
+# the cards dealt; 1 for draw=one; 1 for empty_stock=reshuffle; the target; the turn cap
+HAND_SIZE, DRAW_ONE, RESHUFFLE, TARGET, TURN_CAP = LAYOUT.params(
+    P, "hand_size", "draw", "empty_stock", "target", "turn_cap")
 # per seat, what the table sees
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)              # cards in hand
 SCORE = LAYOUT.block("SCORE", MAX_PLAYERS)                # points won so far (rule 9)
@@ -61,6 +62,8 @@ PILE = LAYOUT.block("PILE", N_CARDS)
 STOCK = LAYOUT.block("STOCK", N_CARDS, visibility="hidden")
 STOCK_FIXED = LAYOUT.scalar("STOCK_FIXED", visibility="hidden")
 SIZE = LAYOUT.size
+#: (state offset, row slot) of every rule setting above: new_state copies them from the row
+PARAM_COPIES = LAYOUT.param_copies()
 
 SNAPSHOT_HEAD = (PHASE, CUR, DEALER, TOP, SUIT, STOCK_N, PILE_N, TURNS, HANDS_DEALT, DRAWS,
                  PASSES, RESHUFFLES, BLOCKED, STUCK, DREW, OVER, UNFINISHED, STOCK_FIXED)

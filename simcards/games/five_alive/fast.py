@@ -30,14 +30,14 @@ import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.compiled.engine import MEMORY_SLOTS, hand_to_bottom, lowest_bit, next_living, rank_from_key
+from simcards.compiled.engine import (MEMORY_SLOTS, copy_params, hand_to_bottom, lowest_bit, next_living,
+                                      rank_from_key)
 from simcards.games.five_alive.rules import (
     ACTIONS_MASK, DRAW1, DRAW2, GAME_COLUMNS, KILLER, LIFE, LIMIT, MAX_COUNT, MAX_PLAYERS, N_KINDS, N_NUMBERS,
-    NUMBERS_MASK, P_BLITZ, P_COUNTS, P_DECK, P_HAND, P_LIVES, P_SEAT_LIVES, P_TURN_CAP, PASS, PLAY,
-    REDEAL, REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
+    NUMBERS_MASK, P, PASS, PLAY, REDEAL, REVERSE, SEAT_COLUMNS, SET0, SET10, SET21, SKIP)
 from simcards.games.five_alive.view import (
     ALIVE_N, BLITZ, BUSTS, COUNTS, CUR, DEALER, DEALT, DECK, DIR, HAND_N, HAND_SIZE, HANDS, HELD,
-    LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PILE, PILE_COUNTS, PILE_N,
+    LACKS, LEGAL, LIVES, LIVES0, MEMORY, N, NEXT_SEAT, OUT_AT, OVER, PARAM_COPIES, PILE, PILE_COUNTS, PILE_N,
     RANK_KEYS, ROUNDS, SEAT_LIVES, STOCK, STOCK_N, TOTAL, TURN_CAP, TURNS, UNFINISHED, View,
     state_size)
 from simcards.compiled.rng import shuffle_range
@@ -140,18 +140,9 @@ def _unlink_seat(s, p):
 @njit(**NJIT_OPTIONS)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
-    d = params[P_DECK]
-    s = np.zeros(state_size(d), np.int64)
+    s = np.zeros(state_size(params[P.deck]), np.int64)
     s[N] = n
-    s[DECK] = d
-    s[LIVES0] = params[P_LIVES]
-    s[HAND_SIZE] = params[P_HAND]
-    s[BLITZ] = params[P_BLITZ]
-    s[TURN_CAP] = params[P_TURN_CAP]
-    for k in range(N_KINDS):
-        s[COUNTS + k] = params[P_COUNTS + k]
-    for k in range(MAX_PLAYERS - 1):
-        s[SEAT_LIVES + k] = params[P_SEAT_LIVES + k]
+    copy_params(s, params, PARAM_COPIES)                # the rule settings
     _sort_deck(s)
     return s
 
@@ -160,9 +151,9 @@ def new_state(n, params):
 def most_lives(n, params):
     """The most lives a seat of ``n`` starts with under the rule row ``params`` (seat
     compensation can give a later seat more than the lives option)."""
-    top = params[P_LIVES]
+    top = params[P.lives]
     for p in range(1, n):
-        top = max(top, params[P_LIVES] + params[P_SEAT_LIVES + p - 1])
+        top = max(top, params[P.lives] + params[P.lives_seat1 + p - 1])
     return top
 
 
@@ -650,7 +641,7 @@ def _rank_key(s, p):
 # ------------------------------------------------------------------ snapshots
 @njit(**NJIT_OPTIONS)
 def snapshot_size(n, params):
-    return 11 + n + n * N_KINDS + 2 * params[P_DECK]
+    return 11 + n + n * N_KINDS + 2 * params[P.deck]
 
 
 @njit(**NJIT_OPTIONS)

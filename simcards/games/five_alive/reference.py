@@ -17,8 +17,8 @@ from simcards.compiled.engine import (MEMORY_SLOTS, hand_to_bottom_py, kinds_mas
                              next_living_py, ranks_py)
 from simcards.games.five_alive import view as layout
 from simcards.games.five_alive.rules import (
-    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PLAY, REDEAL, REVERSE,
-    SEAT_LIVES_OPTIONS, SET0, SET10, SET21, SKIP, deck_counts, starting_lives)
+    CARD_NAMES, DRAW1, DRAW2, KILLER, LIFE, LIMIT, N_KINDS, N_NUMBERS, PARAM_ROW, PLAY, REDEAL,
+    REVERSE, SET0, SET10, SET21, SKIP, deck_counts, starting_lives)
 from simcards.errors import IllegalMove
 from simcards.compiled.rng import STREAM_DEAL, PyRandom
 
@@ -30,6 +30,7 @@ class Game:
         self.n = n_players
         self.rules = rules
         self.counts = deck_counts(rules)
+        self.params = PARAM_ROW.encode(rules, n_players)        # the rule row, as the fast engine's
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.lives = starting_lives(rules, n_players)       # rule 1, seat compensation
         self.out_at = [-1] * n_players                       # turn at which a player went out
@@ -182,16 +183,12 @@ class Game:
         s[L.TURNS], s[L.ROUNDS], s[L.BUSTS] = self.turns, self.rounds, self.busts
         s[L.STOCK_N], s[L.PILE_N], s[L.ALIVE_N] = len(self.stock), len(self.pile), self.survivors()
         s[L.OVER], s[L.UNFINISHED] = int(self.over), int(self.unfinished)
-        s[L.DECK], s[L.LIVES0], s[L.HAND_SIZE] = sum(self.counts), self.rules["lives"], self.rules["hand_size"]
-        s[L.BLITZ], s[L.TURN_CAP] = int(self.rules["blitz"]), self.rules["turn_cap"]
-        for k, name in enumerate(SEAT_LIVES_OPTIONS[:self.n - 1]):   # seats 1..n-1
-            s[L.SEAT_LIVES + k] = self.rules[name]
+        L.LAYOUT.write_params(s, self.params)        # the rule settings: lives, counts, ...
         for q in range(self.n):
             s[L.LIVES + q] = self.lives[q]
             s[L.OUT_AT + q] = self.out_at[q]
             s[L.HAND_N + q] = self.hand_size(q)
             s[L.LACKS + q] = self.lacks[q]
-        s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
         for i, card in enumerate(self.pile):
             s[L.PILE + i] = card
             s[L.PILE_COUNTS + card] += 1

@@ -5,10 +5,8 @@ Card kinds are small integers shared by both engines and every strategy:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from simcards.errors import SimcardsError
-from simcards.contract.options import RuleOption, check_deal
+from simcards.contract.options import Derived, ParamRow, RuleOption, check_deal
 from simcards.contract.registry import Decision
 
 GAME = "five-alive"
@@ -29,6 +27,7 @@ CARD_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "Draw 1", "Draw 2", "Pass"
 #: option suffix per kind: count_0 .. count_7, count_draw1, ...
 CARD_KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "draw1", "draw2", "pass", "skip",
              "reverse", "set21", "set10", "set0", "redeal", "killer", "life")
+COUNT_OPTIONS = tuple(f"count_{key}" for key in CARD_KEYS)
 
 #: Card counts per edition (rule file, "Cards"): both decks have 77 cards.
 EDITION_COUNTS = {
@@ -52,13 +51,6 @@ SEAT_LIVES_MIN, SEAT_LIVES_MAX = -3, 3
 SEAT_LIVES_OPTIONS = tuple(f"lives_seat{k}" for k in range(1, MAX_PLAYERS))
 MOST_LIVES = 99                  # no seat starts with more (the search's lives model keys by 100)
 
-# ---- layout of the int64 parameter row handed to the fast engine
-P_LIVES, P_HAND, P_BLITZ, P_TURN_CAP, P_DECK = range(5)
-P_COUNTS = 5
-#: lives_seat1 .. lives_seat6 in P_SEAT_LIVES + k - 1 (seat 0, the first player, has no slot)
-P_SEAT_LIVES = P_COUNTS + N_KINDS
-N_PARAMS = P_SEAT_LIVES + MAX_PLAYERS - 1
-
 
 def _count_default(kind: int):
     def default(resolved: dict) -> int:
@@ -75,20 +67,27 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("turn_cap", int, 10_000, "a game still running after this many turns is unfinished",
                minimum=1, maximum=10_000_000),
 ) + tuple(
-    RuleOption(f"count_{key}", int, _count_default(kind), f"number of {CARD_NAMES[kind]!r} cards",
+    RuleOption(name, int, _count_default(kind), f"number of {CARD_NAMES[kind]!r} cards",
                minimum=0, maximum=MAX_COUNT,
                default_text=" / ".join(f"{EDITION_COUNTS[e][kind]} ({e})" for e in EDITIONS))
-    for kind, key in enumerate(CARD_KEYS)
+    for kind, name in enumerate(COUNT_OPTIONS)
 ) + tuple(
     RuleOption(name, int, 0, f"seat compensation: lives seat {k} ({k} after the first player) "
                f"starts with beyond `lives` (negative: fewer); no effect with {k} players or fewer",
-               minimum=SEAT_LIVES_MIN, maximum=SEAT_LIVES_MAX)
+               minimum=SEAT_LIVES_MIN, maximum=SEAT_LIVES_MAX, seat=k)
     for k, name in enumerate(SEAT_LIVES_OPTIONS, start=1)
 )
 
 
 def deck_counts(rules: dict) -> tuple[int, ...]:
-    return tuple(rules[f"count_{key}"] for key in CARD_KEYS)
+    return tuple(rules[name] for name in COUNT_OPTIONS)
+
+
+#: The int64 row handed to the fast engine: every option in its slot (``P.lives``,
+#: ``P.count_0 + kind``, ``P.lives_seat1 + p - 1``...), then the deck's size.
+PARAM_ROW = ParamRow(OPTIONS, Derived("deck", lambda rules, n: sum(deck_counts(rules)),
+                                      "cards in the deck: the sum of the count_* options"))
+P = PARAM_ROW.slots
 
 
 def starting_lives(rules: dict, n_players: int) -> list[int]:
@@ -107,20 +106,8 @@ def check_rules(rules: dict) -> None:
                 f"{rules['lives'] + rules[name]} lives: accepted is 1..{MOST_LIVES}")
 
 
-def encode_params(rules: dict, n_players: int) -> np.ndarray:
-    counts = deck_counts(rules)
-    deck = sum(counts)
-    check_deal(n_players, rules["hand_size"], deck)
-    row = np.zeros(N_PARAMS, dtype=np.int64)
-    row[P_LIVES] = rules["lives"]
-    row[P_HAND] = rules["hand_size"]
-    row[P_BLITZ] = int(rules["blitz"])
-    row[P_TURN_CAP] = rules["turn_cap"]
-    row[P_DECK] = deck
-    row[P_COUNTS:P_COUNTS + N_KINDS] = counts
-    for k, name in enumerate(SEAT_LIVES_OPTIONS, start=1):     # only seats at the table
-        row[P_SEAT_LIVES + k - 1] = rules[name] if k < n_players else 0
-    return row
+def check_table(rules: dict, n_players: int) -> None:
+    check_deal(n_players, rules["hand_size"], sum(deck_counts(rules)))
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:

@@ -24,20 +24,22 @@ from numba import njit
 
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
-from simcards.games.five_alive.rules import MAX_DECK, MAX_PLAYERS, N_KINDS
+from simcards.games.five_alive.rules import (COUNT_OPTIONS, MAX_DECK, MAX_PLAYERS, N_KINDS, P,
+                                             SEAT_LIVES_OPTIONS)
 from simcards.compiled.layout import Layout
 
 # ---- layout of the state array s
 LAYOUT = Layout("five-alive")
-# the table's facts, then the rule settings (copied from the parameter row)
+# the table's facts, then the rule settings (named after, and copied from, the parameter row's
+# entries: rules.PARAM_ROW)
 (N, CUR, TOTAL, DIR, DEALER, TURNS, ROUNDS, BUSTS, STOCK_N, PILE_N, ALIVE_N, OVER,
  UNFINISHED) = LAYOUT.scalars("N", "CUR", "TOTAL", "DIR", "DEALER", "TURNS", "ROUNDS", "BUSTS",
                               "STOCK_N", "PILE_N", "ALIVE_N", "OVER", "UNFINISHED")
-DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP = LAYOUT.scalars("DECK", "LIVES0", "HAND_SIZE", "BLITZ",
-                                                          "TURN_CAP")
+DECK, LIVES0, HAND_SIZE, BLITZ, TURN_CAP = LAYOUT.params(P, "deck", "lives", "hand_size", "blitz",
+                                                         "turn_cap")
 # seat compensation: the lives seat p >= 1 starts with beyond LIVES0 (option lives_seat<p>) in
 # SEAT_LIVES + p - 1, 0 for a seat not at the table; the first player, seat 0, has none
-SEAT_LIVES = LAYOUT.block("SEAT_LIVES", MAX_PLAYERS - 1)
+SEAT_LIVES = LAYOUT.param_block("SEAT_LIVES", P, SEAT_LIVES_OPTIONS)
 LIVES = LAYOUT.block("LIVES", MAX_PLAYERS)            # lives[p] (0: out)
 OUT_AT = LAYOUT.block("OUT_AT", MAX_PLAYERS)          # turn a seat went out, -1 while in
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in hand[p]
@@ -45,7 +47,7 @@ HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in hand[p]
 # played when it busted (rule 5), a 0 when it could not answer a Killer (rule 6); cleared
 # when it takes in a card (a draw, a deal, a redeal) and when it goes out
 LACKS = LAYOUT.block("LACKS", MAX_PLAYERS)
-COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
+COUNTS = LAYOUT.param_block("COUNTS", P, COUNT_OPTIONS)  # cards of each kind in the deck
 PILE_COUNTS = LAYOUT.block("PILE_COUNTS", N_KINDS)    # cards of each kind on the pile
 # a seat's own: bit masks of the kinds it holds, of the kinds it may play now (set by
 # advance for the seat to move), of the kinds of its first hand; its hand as counts per kind
@@ -63,6 +65,8 @@ MEMORY = memory_block(LAYOUT, MAX_PLAYERS)
 # three runs of DECK cards: the stock (stock[0:STOCK_N], top last), scratch for a redeal,
 # the deck sorted by kind (set once, copied at every deal)
 STOCK = LAYOUT.tail("STOCK", visibility="hidden")
+#: (state offset, row slot) of every rule setting above: new_state copies them from the row
+PARAM_COPIES = LAYOUT.param_copies()
 
 memory, remember = memory_accessors(MEMORY)
 

@@ -45,17 +45,16 @@ import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.compiled.engine import MEMORY_SLOTS, lowest_bit, rank_from_key, take_top
+from simcards.compiled.engine import MEMORY_SLOTS, copy_params, lowest_bit, rank_from_key, take_top
 from simcards.games.thirty_one.rules import (
-    ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, P_AS_IT_LIES,
-    P_BANK, P_KEYS, P_ROUND_CAP, P_SEAT_KEYS, P_TURN_CAP, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE,
-    REFUSE, SCORE_TABLE, SWAP_BASE, TURN, VOTE)
+    ACCEPT, ACE_OF_CLUBS, C31, C33, HAND, KNOCK, MAX_PLAYERS, N_CARDS, N_RANKS, PASS, PH_DEAL,
+    PH_TURN, PH_VOTE, PROPOSE, REFUSE, SCORE_TABLE, SWAP_BASE, TURN, VOTE)
 from simcards.games.thirty_one.view import (
     AS_IT_LIES, BANK, BANK0, CUR, DEALER, DEALT, DECLARED, DISCARD, DISCARD_MASK, DISCARD_N,
     E31, E33, E678, ECAP, EPROP, GIVEN, HANDS, HELD, KEYS, KEYS0, LAST_MOVE, LEGAL_GIVE,
-    LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PHASE, PROPOSALS, PROPOSER, QUIET, REBUILDS,
-    REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SEAT_KEYS, SIZE, SNAPSHOT_HEAD,
-    STOCK,
+    LEGAL_OTHER, LEGAL_TAKE, MEMORY, MID, N, OVER, PARAM_COPIES, PHASE, PROPOSALS, PROPOSER, QUIET,
+    REBUILDS, REFRESHES, REFUSALS, ROUND_CAP, ROUND_TURNS, ROUNDS, SEAT_BITS, SEAT_KEYS, SIZE,
+    SNAPSHOT_HEAD, STOCK,
     STOCK_FIXED, STOCK_KNOWN, STOCK_KNOWN_ORDER, STOCK_N, SWAP_BITS, TURN_CAP, TURNS, UNFINISHED,
     VOTER, VOTES, View, in_other, in_sets, other_base)
 from simcards.compiled.rng import shuffle_top
@@ -201,13 +200,7 @@ def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
     s = np.zeros(SIZE, np.int64)
     s[N] = n
-    s[TURN_CAP] = params[P_TURN_CAP]
-    s[ROUND_CAP] = params[P_ROUND_CAP]
-    s[AS_IT_LIES] = params[P_AS_IT_LIES]
-    s[KEYS0] = params[P_KEYS]
-    s[BANK0] = params[P_BANK]
-    for k in range(MAX_PLAYERS - 1):
-        s[SEAT_KEYS + k] = params[P_SEAT_KEYS + k]
+    copy_params(s, params, PARAM_COPIES)                # the rule settings
     return s
 
 

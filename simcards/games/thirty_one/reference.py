@@ -21,7 +21,7 @@ from simcards.compiled.engine import MEMORY_SLOTS, load_memory, ranks_py, take_t
 from simcards.games.thirty_one import view as V
 from simcards.games.thirty_one.rules import (
     ACCEPT, C31, C33, CARD_NAMES, COMBO_NAMES, DECISIONS, HAND, KNOCK, MAX_PLAYERS,
-    N_CARDS, NONE, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE, SEAT_KEYS_OPTIONS, SWAP_BASE,
+    N_CARDS, NONE, PARAM_ROW, PASS, PH_DEAL, PH_TURN, PH_VOTE, PROPOSE, REFUSE, SWAP_BASE,
     TURN, VOTE, one_suit, score, showdown_value, starting_bank, starting_keys, swap_move)
 from simcards.games.thirty_one.view import View
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
@@ -40,6 +40,7 @@ class Game:
     def __init__(self, n_players: int, rules: dict, seed: int, game_index: int):
         self.n = n_players
         self.rules = rules
+        self.params = PARAM_ROW.encode(rules, n_players)        # the rule row, as the fast engine's
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.keys = starting_keys(rules, n_players)      # rule 6, seat compensation
         self.bank = starting_bank(rules, n_players)      # rule 6
@@ -290,14 +291,11 @@ class Game:
                    V.STOCK_N: len(self.stock), V.DISCARD_N: len(self.discard), V.E31: e["31"],
                    V.E33: e["33"], V.E678: e["6-7-8"], V.EPROP: e["proposal"], V.ECAP: e["cap"],
                    V.REFRESHES: self.refreshes, V.REBUILDS: self.rebuilds,
-                   V.DISCARD_MASK: sum(1 << c for c in self.discard),
-                   V.TURN_CAP: self.rules["turn_cap"], V.ROUND_CAP: self.rules["round_cap"],
-                   V.AS_IT_LIES: int(self.rules["rebuild"] == "as_it_lies"),
-                   V.KEYS0: self.rules["keys"], V.BANK0: starting_bank(self.rules, n)}
+                   V.DISCARD_MASK: sum(1 << c for c in self.discard)}
         for at, value in scalars.items():
             s[at] = value
         s[V.MID:V.MID + HAND] = self.middle
-        s[V.SEAT_KEYS:V.SEAT_KEYS + n - 1] = [self.rules[o] for o in SEAT_KEYS_OPTIONS[:n - 1]]
+        V.LAYOUT.write_params(s, self.params)        # the rule settings: caps, keys, bank, ...
         for at, values, filler in ((V.KEYS, self.keys, 0), (V.VOTES, self.votes, -1),
                                    (V.DECLARED, self.declared, 0), (V.PROPOSALS, self.proposals, 0),
                                    (V.REFUSALS, self.refusals, 0), (V.HELD, self.held, 0),

@@ -15,7 +15,7 @@ from itertools import combinations, permutations
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.contract.options import RuleOption
+from simcards.contract.options import Derived, ParamRow, RuleOption
 from simcards.contract.registry import Decision
 
 GAME = "thirty-one"
@@ -140,10 +140,6 @@ SEAT_KEYS_MIN, SEAT_KEYS_MAX = -2, 2
 SEAT_KEYS_OPTIONS = tuple(f"keys_seat{k}" for k in range(1, MAX_PLAYERS))
 
 # ---- rule options and the int64 parameter row handed to the fast engine
-P_KEYS, P_BANK, P_AS_IT_LIES, P_TURN_CAP, P_ROUND_CAP = range(5)
-#: keys_seat1 .. keys_seat3 in P_SEAT_KEYS + k - 1 (seat 0, the first player, has no slot)
-P_SEAT_KEYS = 5
-N_PARAMS = P_SEAT_KEYS + MAX_PLAYERS - 1
 REBUILDS = ("shuffled", "as_it_lies")
 
 OPTIONS: tuple[RuleOption, ...] = (
@@ -159,7 +155,8 @@ OPTIONS: tuple[RuleOption, ...] = (
 ) + tuple(
     RuleOption(name, int, 0, f"seat compensation: keys seat {k} ({k} after the first player) "
                f"starts with beyond `keys`, from the box (negative: fewer, left in the bank); "
-               f"no effect with {k} players or fewer", minimum=SEAT_KEYS_MIN, maximum=SEAT_KEYS_MAX)
+               f"no effect with {k} players or fewer", minimum=SEAT_KEYS_MIN, maximum=SEAT_KEYS_MAX,
+               seat=k)
     for k, name in enumerate(SEAT_KEYS_OPTIONS, start=1)
 )
 
@@ -186,23 +183,20 @@ def check_rules(rules: dict) -> None:
                             f"{sum(starting_keys(rules, 2))}")
 
 
-def encode_params(rules: dict, n_players: int) -> np.ndarray:
-    bank = starting_bank(rules, n_players)
-    if bank < 0:
+#: The int64 row handed to the fast engine: every option in its slot (``P.keys``, ``P.rebuild``:
+#: 1 for as_it_lies, ``P.keys_seat1 + p - 1``...), then the bank's starting keys.
+PARAM_ROW = ParamRow(OPTIONS, Derived("starting_bank", starting_bank,
+                                      "key cards left in the bank after the deal (rule 6)"))
+P = PARAM_ROW.slots
+
+
+def check_table(rules: dict, n_players: int) -> None:
+    if starting_bank(rules, n_players) < 0:
         dealt = sum(starting_keys(rules, n_players))
         raise SimcardsError(
             f"key_cards={rules['key_cards']} cannot give {n_players} players their {dealt} keys "
             f"(keys={rules['keys']} each, with the keys_seat* options): accepted is "
             f"key_cards >= {dealt}")
-    row = np.zeros(N_PARAMS, dtype=np.int64)
-    row[P_KEYS] = rules["keys"]
-    row[P_BANK] = bank
-    row[P_AS_IT_LIES] = int(rules["rebuild"] == "as_it_lies")
-    row[P_TURN_CAP] = rules["turn_cap"]
-    row[P_ROUND_CAP] = rules["round_cap"]
-    for k, name in enumerate(SEAT_KEYS_OPTIONS, start=1):      # only seats at the table
-        row[P_SEAT_KEYS + k - 1] = rules[name] if k < n_players else 0
-    return row
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:

@@ -27,7 +27,7 @@ from numba import njit
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
 from simcards.games.thirty_one.rules import (ACCEPT, HAND, KNOCK, MAX_PLAYERS, N_CARDS, PASS,
-                                             PH_VOTE, REFUSE, SWAP_BASE)
+                                             PH_VOTE, REFUSE, SEAT_KEYS_OPTIONS, SWAP_BASE, P)
 from simcards.compiled.layout import Layout
 
 #: A swap is give * SWAP_BASE + take: give = move >> SWAP_BITS, take = move & (SWAP_BASE - 1).
@@ -50,12 +50,13 @@ N = LAYOUT.scalar("N")                                    # players
     "REFRESHES", "REBUILDS")
 MID = LAYOUT.block("MID", HAND)                           # the middle, ascending
 DISCARD_MASK = LAYOUT.scalar("DISCARD_MASK")              # bit c: card c is in the discard pile
-# rule options
-TURN_CAP, ROUND_CAP, AS_IT_LIES, KEYS0, BANK0 = LAYOUT.scalars(
-    "TURN_CAP", "ROUND_CAP", "AS_IT_LIES", "KEYS0", "BANK0")
+# rule options (named after, and copied from, the parameter row's entries: rules.PARAM_ROW);
+# AS_IT_LIES is 1 for rebuild=as_it_lies
+TURN_CAP, ROUND_CAP, AS_IT_LIES, KEYS0, BANK0 = LAYOUT.params(
+    P, "turn_cap", "round_cap", "rebuild", "keys", "starting_bank")
 # seat compensation: the keys seat p >= 1 starts with beyond KEYS0 (option keys_seat<p>) in
 # SEAT_KEYS + p - 1, 0 for a seat not at the table; the first player, seat 0, has none
-SEAT_KEYS = LAYOUT.block("SEAT_KEYS", MAX_PLAYERS - 1)
+SEAT_KEYS = LAYOUT.param_block("SEAT_KEYS", P, SEAT_KEYS_OPTIONS)
 # per seat, what the table sees
 KEYS = LAYOUT.block("KEYS", MAX_PLAYERS)
 VOTES = LAYOUT.block("VOTES", MAX_PLAYERS)                # -1 not asked yet, 0 refused, 1 accepted
@@ -95,6 +96,8 @@ SNAPSHOT_HEAD = (PHASE, CUR, DEALER, ROUND_TURNS, TURNS, ROUNDS, QUIET, PROPOSER
                  UNFINISHED, BANK, STOCK_N, DISCARD_N, E31, E33, E678, EPROP, ECAP, REFRESHES,
                  REBUILDS, STOCK_FIXED)
 SIZE = LAYOUT.size
+#: (state offset, row slot) of every rule setting above: new_state copies them from the row
+PARAM_COPIES = LAYOUT.param_copies()
 
 #: What a deciding seat receives, for both decisions.
 View = namedtuple("View", ["s", "seat"])

@@ -48,15 +48,14 @@ import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.compiled.engine import kinds_mask, rank_from_key
+from simcards.compiled.engine import copy_params, kinds_mask, rank_from_key
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, DEFEND_DECISION, JOKER, KRABLE, MAX_HAND, MAX_PLAYERS,
-    MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P_ACTION_CAP, P_COUNTS, P_DECK, P_HAND,
-    P_JOKER_PENALTY, P_SEAT_PENALTY, ROUNDS, TRANSFER, VOILA, VZHUKH)
+    MAX_STACK_SUM, N_KINDS, N_MOVES, N_NUMBERS, P, ROUNDS, TRANSFER, VOILA, VZHUKH)
 from simcards.games.vzhukh.view import (
     ACTIONS, BARRED, BARRED_JOKERS, BARRED_NUMBERS, CAP, COUNTS, CUR, DEALT, DECK, DIR, DISCARD,
     ENDING, HAND_N, HAND_SHIFT, HAND_SIZE, HAND_STRIDE, HANDS, IN_ROW, JOKER_PENALTY, JOKERS_LEFT, LAST_TAKE, LEGAL, LEGAL_SHIFT,
-    LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
+    LEGAL_STRIDE, N, NEXT_SEAT, NUMBERS, OVER, PARAM_COPIES, PASSES, PENALTY, PER_GAME_END, PHASE, RANK_KEYS,
     ROUND, ROUND_PEN, ROUND_STEPS, SEAT_PENALTY, SEAT_ROW, STACK_KIND, STACK_N, STOCK, STOCK_N,
     TAKE_ACTION,
     TAKE_COUNT, TAKE_KIND, TAKES, TAKES_BY, UNFINISHED, View, barred_after, state_size)
@@ -148,17 +147,9 @@ def draws_at(s):
 @njit(**_CALL)
 def new_state(n, params):
     """One state for a whole batch; ``start_game`` resets it for every game."""
-    d = params[P_DECK]
-    s = np.zeros(state_size(d), np.int64)
+    s = np.zeros(state_size(params[P.deck]), np.int64)
     s[N] = n
-    s[DECK] = d
-    s[HAND_SIZE] = params[P_HAND]
-    s[CAP] = params[P_ACTION_CAP]
-    s[JOKER_PENALTY] = params[P_JOKER_PENALTY]
-    for k in range(N_KINDS):
-        s[COUNTS + k] = params[P_COUNTS + k]
-    for k in range(MAX_PLAYERS - 1):
-        s[SEAT_PENALTY + k] = params[P_SEAT_PENALTY + k]
+    copy_params(s, params, PARAM_COPIES)                # the rule settings
     fill_tables(s)
     return s
 
@@ -233,7 +224,7 @@ def start_round(s, rng):
     # the cards go one at a time round the table from the top of the stock (its end), so seat
     # first + j (mod n) gets every n-th card down from place d - 1 - j: dealt a seat at a time,
     # with unsigned places and no wrap-around of the seat in the loop (the deck holds every
-    # hand: rules.encode_params checks it). The hands are counts, so the order they are
+    # hand: rules.check_table checks it). The hands are counts, so the order they are
     # counted in changes nothing. Dealt card by card with the seat wrapped in the loop and
     # signed places, start_round ran 17.2 instructions an action (callgrind), 6.6 so, and 3.1%
     # of perf's samples, 1.3% so.
@@ -547,7 +538,7 @@ def write_result(s, seat_out, game_out):
 
 @njit(**_CALL)
 def snapshot_size(n, params):
-    return SNAPSHOT_HEAD + n * (3 + ROUNDS) + n * N_KINDS + N_KINDS + params[P_DECK]
+    return SNAPSHOT_HEAD + n * (3 + ROUNDS) + n * N_KINDS + N_KINDS + params[P.deck]
 
 
 @njit(**_CALL)

@@ -19,7 +19,7 @@ from simcards.compiled.engine import MEMORY_SLOTS, kinds_mask_py, load_memory, r
 from simcards.games.vzhukh import view as layout
 from simcards.games.vzhukh.rules import (
     ATTACK, ATTACK_DECISION, BEAT, CARD_NAMES, DEFEND_DECISION, JOKER, KRABLE, MAX_STACK_SUM,
-    N_KINDS, N_NUMBERS, ROUNDS, SEAT_PENALTY_OPTIONS, TRANSFER, VOILA, VZHUKH, deck_counts,
+    N_KINDS, N_NUMBERS, PARAM_ROW, ROUNDS, TRANSFER, VOILA, VZHUKH, deck_counts,
     describe_move, encode_move, starting_penalty)
 from simcards.errors import IllegalMove  # noqa: F401  (raised by apply; tests import it from here)
 from simcards.compiled.rng import STREAM_DEAL, PyRandom
@@ -39,6 +39,7 @@ class Game:
         self.n = n_players
         self.rules = rules
         self.counts = deck_counts(rules)
+        self.params = PARAM_ROW.encode(rules, n_players)        # the rule row, as the fast engine's
         self.hand_size = rules["hand_size"]
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.hands = [[0] * N_KINDS for _ in range(n_players)]
@@ -283,14 +284,10 @@ class Game:
                 L.ACTIONS: self.actions, L.PASSES: self.passes, L.TAKES: self.takes,
                 L.ROUND_STEPS: self.round_steps, L.IN_ROW: self.passes_in_row,
                 L.ENDING: int(self.ending), L.OVER: int(self.over),
-                L.UNFINISHED: int(self.unfinished), L.STOCK_N: len(self.stock),
-                L.HAND_SIZE: self.hand_size, L.CAP: self.rules["action_cap"],
-                L.JOKER_PENALTY: self.rules["joker_penalty"], L.DECK: sum(self.counts)}
+                L.UNFINISHED: int(self.unfinished), L.STOCK_N: len(self.stock)}
         for at, x in head.items():
             s[at] = x
-        s[L.COUNTS:L.COUNTS + N_KINDS] = self.counts
-        s[L.SEAT_PENALTY:L.SEAT_PENALTY + n - 1] = [
-            self.rules[o] for o in SEAT_PENALTY_OPTIONS[:n - 1]]
+        L.LAYOUT.write_params(s, self.params)        # the rule settings: hand size, counts, ...
         s[L.DISCARD:L.DISCARD + N_KINDS] = self.discard
         for q in range(n):
             s[L.HAND_N + q] = self.hand_size_of(q)

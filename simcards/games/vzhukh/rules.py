@@ -9,12 +9,11 @@ with action ATTACK, TRANSFER, BEAT or JOKER (``encode_move`` / ``move_*``).
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, NJIT_OPTIONS
 from simcards.errors import SimcardsError
-from simcards.contract.options import RuleOption, check_deal
+from simcards.contract.options import Derived, ParamRow, RuleOption, check_deal
 from simcards.contract.registry import Decision
 
 GAME = "vzhukh"
@@ -29,6 +28,7 @@ CARD_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Voila", "Krabl
 #: option suffix per kind: count_1 .. count_10, count_voila, count_krable_bums, count_vzhukh
 CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "voila", "krable_bums", "vzhukh")
 DEFAULT_COUNTS = (8,) * N_NUMBERS + (4, 4, 4)   # rule 1: 92 cards
+COUNT_OPTIONS = tuple(f"count_{key}" for key in CARD_KEYS)
 
 # ---- moves
 ATTACK, TRANSFER, BEAT, JOKER = 0, 1, 2, 3
@@ -61,13 +61,6 @@ assert SEAT_COLUMNS[1:1 + ROUNDS] == tuple(f"penalty_round{r + 1}" for r in rang
 # with (negative: below zero, a head start)
 SEAT_PENALTY_MIN, SEAT_PENALTY_MAX = -30, 30
 SEAT_PENALTY_OPTIONS = tuple(f"penalty_seat{k}" for k in range(1, MAX_PLAYERS))
-
-# ---- layout of the int64 parameter row handed to the fast engine
-P_HAND, P_JOKER_PENALTY, P_ACTION_CAP, P_DECK = range(4)
-P_COUNTS = 4
-#: penalty_seat1 .. penalty_seat5 in P_SEAT_PENALTY + k - 1 (seat 0, the first player, has no slot)
-P_SEAT_PENALTY = P_COUNTS + N_KINDS
-N_PARAMS = P_SEAT_PENALTY + MAX_PLAYERS - 1
 
 
 @njit(**FORCEINLINE_NJIT_OPTIONS)
@@ -106,13 +99,13 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("action_cap", int, 10_000, "a round still running after this many actions (passes "
                "counted) stops the game, recorded as unfinished", minimum=1, maximum=10_000_000),
 ) + tuple(
-    RuleOption(f"count_{key}", int, DEFAULT_COUNTS[kind], f"number of {CARD_NAMES[kind]!r} cards",
+    RuleOption(name, int, DEFAULT_COUNTS[kind], f"number of {CARD_NAMES[kind]!r} cards",
                minimum=0, maximum=MAX_OF_KIND)
-    for kind, key in enumerate(CARD_KEYS)
+    for kind, name in enumerate(COUNT_OPTIONS)
 ) + tuple(
     RuleOption(name, int, 0, f"seat compensation: penalty points seat {k} ({k} after the first "
                f"player) starts the game with (negative: a head start below 0); no effect with "
-               f"{k} players or fewer", minimum=SEAT_PENALTY_MIN, maximum=SEAT_PENALTY_MAX)
+               f"{k} players or fewer", minimum=SEAT_PENALTY_MIN, maximum=SEAT_PENALTY_MAX, seat=k)
     for k, name in enumerate(SEAT_PENALTY_OPTIONS, start=1)
 )
 
@@ -124,7 +117,14 @@ def starting_penalty(rules: dict, n_players: int) -> list[int]:
 
 
 def deck_counts(rules: dict) -> tuple[int, ...]:
-    return tuple(rules[f"count_{key}"] for key in CARD_KEYS)
+    return tuple(rules[name] for name in COUNT_OPTIONS)
+
+
+#: The int64 row handed to the fast engine: every option in its slot (``P.hand_size``,
+#: ``P.count_1 + kind``, ``P.penalty_seat1 + p - 1``...), then the deck's size.
+PARAM_ROW = ParamRow(OPTIONS, Derived("deck", lambda rules, n: sum(deck_counts(rules)),
+                                      "cards in the deck: the sum of the count_* options"))
+P = PARAM_ROW.slots
 
 
 def check_rules(rules: dict) -> None:
@@ -133,19 +133,8 @@ def check_rules(rules: dict) -> None:
                             "count_1 .. count_10 is 0")
 
 
-def encode_params(rules: dict, n_players: int) -> np.ndarray:
-    counts = deck_counts(rules)
-    deck = sum(counts)
-    check_deal(n_players, rules["hand_size"], deck)
-    row = np.zeros(N_PARAMS, dtype=np.int64)
-    row[P_HAND] = rules["hand_size"]
-    row[P_JOKER_PENALTY] = rules["joker_penalty"]
-    row[P_ACTION_CAP] = rules["action_cap"]
-    row[P_DECK] = deck
-    row[P_COUNTS:P_COUNTS + N_KINDS] = counts
-    for k, name in enumerate(SEAT_PENALTY_OPTIONS, start=1):   # only seats at the table
-        row[P_SEAT_PENALTY + k - 1] = rules[name] if k < n_players else 0
-    return row
+def check_table(rules: dict, n_players: int) -> None:
+    check_deal(n_players, rules["hand_size"], sum(deck_counts(rules)))
 
 
 def column_bounds(rules: dict, n_players: int) -> dict[str, tuple[int, int]]:

@@ -23,8 +23,8 @@ from numba import njit
 
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import bit_count, memory_accessors, memory_block, nth_bit
-from simcards.games.vzhukh.rules import (MAX_COUNT, MAX_PLAYERS, MAX_STACK_SUM, N_KINDS, N_MOVES,
-                                         N_NUMBERS, ROUNDS)
+from simcards.games.vzhukh.rules import (COUNT_OPTIONS, MAX_COUNT, MAX_PLAYERS, MAX_STACK_SUM, N_KINDS,
+                                         N_MOVES, N_NUMBERS, P, ROUNDS, SEAT_PENALTY_OPTIONS)
 from simcards.compiled.layout import Layout
 
 #: a hand's row is N_KINDS counts padded to a power of two, so that hand(p) is a shift
@@ -44,12 +44,14 @@ LAYOUT = Layout("vzhukh")
  ENDING, OVER, UNFINISHED, STOCK_N) = LAYOUT.scalars(
     "N", "CUR", "PHASE", "DIR", "STACK_KIND", "STACK_N", "ROUND", "ACTIONS", "PASSES", "TAKES",
     "ROUND_STEPS", "IN_ROW", "ENDING", "OVER", "UNFINISHED", "STOCK_N")
-# ---- rule settings (public)
-HAND_SIZE, CAP, JOKER_PENALTY, DECK = LAYOUT.scalars("HAND_SIZE", "CAP", "JOKER_PENALTY", "DECK")
-COUNTS = LAYOUT.block("COUNTS", N_KINDS)              # cards of each kind in the deck
+# ---- rule settings (public; named after, and copied from, the parameter row's entries:
+# rules.PARAM_ROW)
+HAND_SIZE, CAP, JOKER_PENALTY, DECK = LAYOUT.params(P, "hand_size", "action_cap", "joker_penalty",
+                                                    "deck")
+COUNTS = LAYOUT.param_block("COUNTS", P, COUNT_OPTIONS)  # cards of each kind in the deck
 # seat compensation: the penalty seat p >= 1 starts the game with (option penalty_seat<p>) in
 # SEAT_PENALTY + p - 1, 0 for a seat not at the table; the first player, seat 0, starts at 0
-SEAT_PENALTY = LAYOUT.block("SEAT_PENALTY", MAX_PLAYERS - 1)
+SEAT_PENALTY = LAYOUT.param_block("SEAT_PENALTY", P, SEAT_PENALTY_OPTIONS)
 # ---- what the table has seen (public)
 DISCARD = LAYOUT.block("DISCARD", N_KINDS)            # cards of each kind on the discard pile
 HAND_N = LAYOUT.block("HAND_N", MAX_PLAYERS)          # cards in seat p's hand
@@ -114,6 +116,8 @@ REDEAL = LAYOUT.block("REDEAL", REDEAL_SIZE, visibility="hidden")
 # ---- three runs of DECK cards (hidden): the stock (top card last), the deck in canonical
 # order (kinds ascending, set once by new_state and copied at every deal), a shuffle's draws
 STOCK = LAYOUT.tail("STOCK")
+#: (state offset, row slot) of every rule setting above: new_state copies them from the row
+PARAM_COPIES = LAYOUT.param_copies()
 
 
 @njit(**NJIT_OPTIONS)
