@@ -576,3 +576,37 @@ def test_compensated_hands_stay_within_1_to_10_cards():
         SPEC.resolve_rules({"hand_size": 2, "hand_seat2": -2})
     with pytest.raises(SimcardsError, match="1..10"):
         SPEC.resolve_rules({"hand_size": 10, "hand_seat1": 1})
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_deal_seat_k_deals_the_seat_more_or_fewer_cards_once_and_keeps_its_full_hand(k):
+    from simcards.games.bombs_away import view as V
+    for extra in (2, -2):
+        game = Game(5, SPEC.resolve_rules({f"deal_seat{k}": extra}), seed=3, game_index=1)
+        game.next_decision()
+        dealt = [4 + extra * (p == k) for p in range(5)]
+        assert game.deal_sizes == dealt and game.full == [4] * 5
+        assert [sum(game.hands[p]) for p in range(5)] == dealt, extra
+        v = game.view()
+        assert [V.extra_dealt(v, p) for p in range(5)] == [extra * (p == k) for p in range(5)]
+        assert [V.extra_cards(v, p) for p in range(5)] == [0] * 5
+
+
+def test_a_seat_dealt_beyond_its_full_hand_draws_nothing_until_it_is_below_it():
+    game = Game(3, SPEC.resolve_rules({"deal_seat1": 2}), seed=5, game_index=2)
+    game.next_decision()
+    assert sum(game.hands[1]) == 6
+    stock = len(game.stock)
+    game.draw_up(1)                       # rule 3 draws up to the full hand, never down
+    assert sum(game.hands[1]) == 6 and len(game.stock) == stock
+    game.hands[1] = [0] * len(game.hands[1])
+    game.draw_up(1)
+    assert sum(game.hands[1]) == 4
+
+
+def test_a_seat_is_dealt_at_least_one_card_and_the_deal_fits_the_deck():
+    from simcards.errors import SimcardsError
+    with pytest.raises(SimcardsError, match="deal_seat2=-2 deals seat 2 0 cards: accepted is at least 1"):
+        SPEC.resolve_rules({"hand_size": 3, "hand_seat2": -1, "deal_seat2": -2})
+    with pytest.raises(SimcardsError, match="at most 52 may be dealt"):
+        SPEC.encode_params(SPEC.resolve_rules({"hand_size": 10, **{f"deal_seat{k}": 2 for k in range(1, 5)}}), 5)

@@ -80,7 +80,7 @@ from simcards.games.bombs_away.rules import (
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_HELD, A_KNOWN, A_KNOWN_KINDS, A_OUT, A_OUT_TURN,
     A_PILE, A_VOID, KNOWN_ROW, PARAM_COPIES,
-    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_HAND, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
+    A_PILE_COUNTS, A_POINTS, A_SCRATCH, A_SEAT_DEAL, A_SEAT_HAND, A_SEAT_POINTS, A_STOCK, K, S_ALIVE_N, S_ANSWERER,
     S_ASKING, S_CHOSEN,
     S_CUR, S_DAMAGE, S_DECIDER, S_DECK, S_DIRECTION, S_DUEL_CARD, S_DUEL_FROM, S_DUELS,
     S_HAND_SIZE, S_KIND, S_LEGAL, S_MUST, S_N, S_N_LEGAL, S_OUTS, S_OVER, S_PHASE, S_PILE_N,
@@ -129,6 +129,12 @@ _INTERNAL = INTERNAL_NJIT_FLAGS
 def _full(s, p):
     """Cards in seat p's full hand: hand_size, and its seat compensation (hand_seat<p>)."""
     return s[S_HAND_SIZE] + (s[A_SEAT_HAND + p - 1] if p > 0 else 0)
+
+
+@njit(**_LEAF)
+def _dealt(s, p):
+    """Cards seat p is dealt: its full hand, and its deal compensation (deal_seat<p>)."""
+    return _full(s, p) + (s[A_SEAT_DEAL + p - 1] if p > 0 else 0)
 
 
 @njit(**_CALL)
@@ -367,15 +373,15 @@ def start_game(s, rng):
     dealt = np.int64(0)
     most = np.int64(0)
     for p in range(n):
-        dealt += _full(s, p)
-        most = max(most, _full(s, p))
+        dealt += _dealt(s, p)
+        most = max(most, _dealt(s, p))
     shuffle_top(s, A_STOCK, pos, dealt, rng)
-    # one card at a time round the table; a seat whose full hand is smaller (seat compensation)
-    # is passed over once it is full: with equal hands, card i goes to seat i % n as it always did
+    # one card at a time round the table; a seat dealt fewer cards (seat compensation) is passed
+    # over once it has them: with equal deals, card i goes to seat i % n as it always did
     i = 0
     for r in range(most):
         for p in range(n):
-            if r < _full(s, p):
+            if r < _dealt(s, p):
                 _take(s, p, s[A_STOCK + pos - 1 - i])
                 i += 1
     s[S_STOCK_N] = pos - dealt

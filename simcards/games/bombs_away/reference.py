@@ -33,7 +33,8 @@ from simcards.games.bombs_away.rules import (
     ACE, ANSWER, CARD_NAMES, DECISION_NAMES, DECK, DUEL_VALUE, EIGHT, EXTRA, FIRST_DUEL,
     FIRST_NAME, FIVE, FOUR, GAME_COLUMNS, JOKER, KIND_COUNTS, LAST_DUEL, LAST_NAME, N_DECISIONS,
     N_KINDS, NAME, NINE, PARAM_ROW, PLAY, SEAT_COLUMNS, SEVEN, SEVEN_MIN_PILE,
-    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, describe_move, full_hands, starting_points)
+    SEVEN_TAKES, SIX, TARGET, TEN, THREE, TWO, VALUE, dealt_hands, describe_move, full_hands,
+    starting_points)
 from simcards.games.bombs_away.view import (
     A_ANSWERS, A_DEALT, A_EFF, A_FREE, A_HAND_N, A_HANDS, A_KNOWN, A_OUT, A_VOID, KNOWN_ROW, A_OUT_TURN, A_PILE, A_PILE_COUNTS,
     A_POINTS, LAYOUT, MEMORY, S_ALIVE_N, S_ANSWERER, S_ASKING, S_CUR, S_DAMAGE, S_DECIDER,
@@ -63,6 +64,7 @@ class Game:
         self.params = PARAM_ROW.encode(rules, n_players)        # the rule row, as the fast engine's
         self.hand_size = rules["hand_size"]
         self.full = full_hands(rules, n_players)             # rule 1, seat compensation
+        self.deal_sizes = dealt_hands(rules, n_players)      # and the deal's own compensation
         self.rng = PyRandom(seed, game_index, STREAM_DEAL)
         self.points = starting_points(rules, n_players)      # rule 1, seat compensation
         self.out_order = [-1] * n_players                    # 0 for the first player out, ...
@@ -137,14 +139,14 @@ class Game:
         """Rule 1: seat n-1 deals one card at a time, starting with seat 0; then rule 4."""
         self.stock = self.deck()
         self.shuffle_stock()
-        for r in range(max(self.full)):
+        for r in range(max(self.deal_sizes)):
             for p in range(self.n):
-                if r < self.full[p]:        # a smaller full hand is passed over once full
+                if r < self.deal_sizes[p]:  # a seat dealt fewer is passed over once it has them
                     self.hands[p][self.take_top()] += 1
         for p in range(self.n):
             self.tens_rule(p)
-        sizes = (f"{self.hand_size} cards each" if len(set(self.full)) == 1 else
-                 "cards (" + ", ".join(f"seat {p}: {c}" for p, c in enumerate(self.full)) + ")")
+        sizes = (f"{self.hand_size} cards each" if len(set(self.deal_sizes)) == 1 else
+                 "cards (" + ", ".join(f"seat {p}: {c}" for p, c in enumerate(self.deal_sizes)) + ")")
         self.log.append(f"Seat {self.n - 1} deals {sizes}; seat 0 leads.")
 
     def draw(self, p: int) -> bool:

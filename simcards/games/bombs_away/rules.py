@@ -68,6 +68,11 @@ MOST_POINTS = 1000               # no seat starts with more (the points option's
 SEAT_HAND_MIN, SEAT_HAND_MAX = -2, 2
 SEAT_HAND_OPTIONS = tuple(f"hand_seat{k}" for k in range(1, MAX_PLAYERS))
 MOST_CARDS = 10                  # no full hand holds more (the hand_size option's maximum)
+# and deal_seat1 .. deal_seat4: the cards seat k is dealt beyond its full hand, once, at the start;
+# it plays them down (or draws back up) as rule 3 says: a finer lever than a full hand, which
+# moves skilled play by a point or two and random play hardly at all
+SEAT_DEAL_MIN, SEAT_DEAL_MAX = -2, 2
+SEAT_DEAL_OPTIONS = tuple(f"deal_seat{k}" for k in range(1, MAX_PLAYERS))
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("points", int, 30, "points each player starts with", minimum=1, maximum=MOST_POINTS),
@@ -87,7 +92,9 @@ OPTIONS: tuple[RuleOption, ...] = (
         (SEAT_POINTS_OPTIONS, "points seat {k} ({k} after the first player) starts with beyond `points`",
          SEAT_POINTS_MIN, SEAT_POINTS_MAX),
         (SEAT_HAND_OPTIONS, "cards seat {k} ({k} after the first player) holds in a full hand beyond "
-         "`hand_size`", SEAT_HAND_MIN, SEAT_HAND_MAX))
+         "`hand_size`", SEAT_HAND_MIN, SEAT_HAND_MAX),
+        (SEAT_DEAL_OPTIONS, "cards seat {k} ({k} after the first player) is dealt beyond its full "
+         "hand, once, at the start", SEAT_DEAL_MIN, SEAT_DEAL_MAX))
     for k, name in enumerate(names, start=1)
 )
 
@@ -109,9 +116,15 @@ def full_hands(rules: dict, n_players: int) -> list[int]:
             for p in range(n_players)]
 
 
+def dealt_hands(rules: dict, n_players: int) -> list[int]:
+    """The cards each seat is dealt: its full hand, plus deal_seat<k> for seat k >= 1."""
+    return [full + (rules[SEAT_DEAL_OPTIONS[p - 1]] if p else 0)
+            for p, full in enumerate(full_hands(rules, n_players))]
+
+
 def check_rules(rules: dict) -> None:
-    """Each seat starts with 1..1000 points and a full hand of 1..10 cards; the deal is checked
-    by check_table."""
+    """Each seat starts with 1..1000 points and a full hand of 1..10 cards, and is dealt at least
+    one card; the deal's total is checked by check_table."""
     for name in SEAT_POINTS_OPTIONS:
         if not 1 <= rules["points"] + rules[name] <= MOST_POINTS:
             raise SimcardsError(
@@ -122,10 +135,17 @@ def check_rules(rules: dict) -> None:
             raise SimcardsError(
                 f"hand_size={rules['hand_size']} with {name}={rules[name]} gives a seat a full hand of "
                 f"{rules['hand_size'] + rules[name]} cards: accepted is 1..{MOST_CARDS}")
+    for k, name in enumerate(SEAT_DEAL_OPTIONS, start=1):
+        dealt = rules["hand_size"] + rules[SEAT_HAND_OPTIONS[k - 1]] + rules[name]
+        if dealt < 1:
+            raise SimcardsError(
+                f"hand_size={rules['hand_size']} with {SEAT_HAND_OPTIONS[k - 1]}="
+                f"{rules[SEAT_HAND_OPTIONS[k - 1]]} and {name}={rules[name]} deals seat {k} "
+                f"{dealt} cards: accepted is at least 1")
 
 
 def check_table(rules: dict, n_players: int) -> None:
-    dealt = sum(full_hands(rules, n_players))
+    dealt = sum(dealt_hands(rules, n_players))
     if dealt > DECK - 1:
         raise SimcardsError(
             f"hand_size={rules['hand_size']} for {n_players} players needs "

@@ -24,8 +24,8 @@ from numba import njit
 
 from simcards.compiled.config import NJIT_OPTIONS
 from simcards.compiled.engine import memory_accessors, memory_block, nth_bit_small
-from simcards.games.bombs_away.rules import (DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS, P, SEAT_HAND_OPTIONS,
-                                             SEAT_POINTS_OPTIONS)
+from simcards.games.bombs_away.rules import (DECK, MAX_PLAYERS, N_DECISIONS, N_KINDS, P, SEAT_DEAL_OPTIONS,
+                                             SEAT_HAND_OPTIONS, SEAT_POINTS_OPTIONS)
 from simcards.compiled.layout import Layout
 
 K = N_KINDS
@@ -54,6 +54,8 @@ S_N = LAYOUT.scalar("N")
 A_SEAT_POINTS = LAYOUT.param_block("SEAT_POINTS", P, SEAT_POINTS_OPTIONS)
 # and the cards seat p >= 1 holds in a full hand beyond HAND_SIZE (option hand_seat<p>)
 A_SEAT_HAND = LAYOUT.param_block("SEAT_HAND", P, SEAT_HAND_OPTIONS)
+# and the cards seat p >= 1 was dealt beyond its full hand at the start (option deal_seat<p>)
+A_SEAT_DEAL = LAYOUT.param_block("SEAT_DEAL", P, SEAT_DEAL_OPTIONS)
 # ---- the game, as the table sees it
 (S_DIRECTION, S_CUR, S_MUST, S_TURNS, S_DUELS, S_POINTS_LOST, S_OVER, S_UNFINISHED, S_OUTS,
  S_ALIVE_N, S_STOCK_N, S_PILE_N, S_SKIP) = LAYOUT.scalars(
@@ -367,6 +369,13 @@ def extra_cards(view, p):
     """Seat compensation: the cards seat p holds in a full hand beyond ``full_hand`` (option
     hand_seat<p>; negative: fewer); 0 for seat 0."""
     return view.s[A_SEAT_HAND + p - 1] if p > 0 else 0
+
+
+@njit(inline="always", **NJIT_OPTIONS)
+def extra_dealt(view, p):
+    """Seat compensation: the cards seat p was dealt at the start beyond its full hand (option
+    deal_seat<p>; negative: fewer); 0 for seat 0."""
+    return view.s[A_SEAT_DEAL + p - 1] if p > 0 else 0
 
 
 @njit(inline="always", **NJIT_OPTIONS)
