@@ -193,6 +193,9 @@ def win_share(seat_out, n, seat):
 #: also a turn cap's stop), or the rollout reached the game's evaluation point (the end of a
 #: round, a horizon) with the game going on.
 END, AT_EVAL = np.int64(-1), np.int64(-2)
+#: ``z`` for a game whose search does not race (it draws ``max(1, budget // n)`` samples:
+#: ``make_search``)
+NO_RACE = 0.0
 #: Options for the hooks the search calls once per decision or per sample (``default_move``,
 #: ``n_candidates``, ``candidate``, ``redeal``): inlined by LLVM into the search, so that a hook
 #: that only hands over to the game's own functions costs no call, as when the loop called them.

@@ -194,7 +194,7 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table, oracle):
     """
     # the loop is simcards.search's template (make_search), with this game's hooks below;
     # inlined by numba into ``decide``, and compiled with a wrapper when Python calls it
-    return _search(s, seat, rng, _PLAY, budget, margin, z, oracle, (ev, rollout, table))
+    return _loop(s, seat, rng, _PLAY, budget, margin, z, oracle, (ev, rollout, table))
 
 
 # ------------------------------------------------------------------ the hooks of the template
@@ -274,6 +274,6 @@ def _value(x, seat, at_eval, vctx):
     return round_value(x, seat, memo, scratch)
 
 
-_search = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
-                      prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
-                      value=_value)
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)
