@@ -309,11 +309,52 @@ def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step,
     return search
 
 
-def result_share(write_result, unfinished: int, n_at: int):
+# ------------------------------------------------------------------ hooks many games share
+def policy_default(view, policy, rollout_at: int):
+    """The ``default_move`` of a game whose rollout policy ``policy(v, kind, rng, rollout)``
+    takes a view ``v = view(s, seat)`` and the rollout strategy's number, ``args[rollout_at]``:
+    that policy's move on the real view."""
+
+    @njit(**HOOK_NJIT_OPTIONS)
+    def default_move(s, seat, kind, rng, args):
+        return policy(view(s, seat), kind, rng, args[rollout_at])
+
+    return default_move
+
+
+def legal_candidates(view, n_legal, legal_move):
+    """``n_candidates`` and ``candidate`` for a game whose view lists its legal moves
+    (``n_legal(v)``, ``legal_move(v, j)``, ``v = view(s, seat)``): every legal move is a
+    candidate, at every decision."""
+
+    @njit(**HOOK_NJIT_OPTIONS)
+    def n_candidates(s, seat, kind, args):
+        return n_legal(view(s, seat))
+
+    @njit(**HOOK_NJIT_OPTIONS)
+    def candidate(s, seat, kind, j, args):
+        return legal_move(view(s, seat), j)
+
+    return n_candidates, candidate
+
+
+def plain_redeal(redeal):
+    """The ``redeal`` hook of a game whose re-deal ``redeal(s, seat, w, drng)`` takes nothing
+    of the search's parameters."""
+
+    @njit(**HOOK_NJIT_OPTIONS)
+    def hook(s, seat, w, drng, args):
+        redeal(s, seat, w, drng)
+
+    return hook
+
+
+def result_share(write_result, unfinished: int, n_at: int, shared: bool = True):
     """A game's value at the end of its game, for ``make_search``'s ``value``:
     ``share(x, seat, seat_out, game_out)``, the seat's share of the win from the engine's own
     ranking (``write_result`` into the result buffers ``seat_out`` and ``game_out``, which the
-    game's ``prepare`` allocates once per decision; ``win_share``: ties shared), or 0 when
+    game's ``prepare`` allocates once per decision; ``win_share``: ties shared; with ``shared``
+    False, the seat's win column as it is, for a game with no shared wins), or 0 when
     ``x[unfinished]`` says a cap stopped the game; ``x[n_at]`` is the player count."""
 
     @njit(**NJIT_OPTIONS)
@@ -322,6 +363,8 @@ def result_share(write_result, unfinished: int, n_at: int):
             return 0.0
         n = x[n_at]
         write_result(x, seat_out[:n], game_out)
-        return win_share(seat_out, n, seat)
+        if shared:
+            return win_share(seat_out, n, seat)
+        return float(seat_out[seat, 0])
 
     return share

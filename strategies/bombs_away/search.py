@@ -60,7 +60,7 @@ from simcards.games.bombs_away.view import (A_POINTS, S_DECIDER, S_KIND, S_LEGAL
 from simcards.engine import bit_count, nth_bit
 from simcards.params import slot
 from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             make_search)
+                             make_search, plain_redeal, result_share)
 from . import duelist, keeper, sniper
 from . import random as uniform
 
@@ -207,9 +207,7 @@ def _candidate(s, seat, kind, j, args):
     return nth_bit(s[S_LEGAL], j)
 
 
-@njit(**HOOK_NJIT_OPTIONS)
-def _redeal(s, seat, w, drng, args):
-    redeal(s, seat, w, drng)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)
@@ -250,14 +248,8 @@ def _value(x, seat, at_eval, vctx):
     return _win(x, seat, vctx[0], vctx[1])
 
 
-@njit(**NJIT_OPTIONS)
-def _win(x, seat, seat_out, game_out):
-    """1 if the seat won (0 when the turn cap stopped the game), from the engine's ranking."""
-    if x[S_UNFINISHED] != 0:
-        return 0.0
-    n = x[S_N]
-    write_result(x, seat_out[:n], game_out)
-    return float(seat_out[seat, 0])
+#: 1 if the seat won (0 when the turn cap stopped the game), from the engine's ranking
+_win = result_share(write_result, S_UNFINISHED, S_N, shared=False)
 
 
 @njit(**NJIT_OPTIONS)

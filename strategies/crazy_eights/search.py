@@ -53,8 +53,8 @@ from simcards.games.crazy_eights.rules import (GAME_COLUMNS, MAX_PLAYERS, NAME_S
 from simcards.games.crazy_eights.view import N, UNFINISHED, View, legal_move, n_legal
 from simcards.games.crazy_eights.defaults import name_suit as default_name_suit
 from simcards.params import slot
-from simcards.search import (HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, make_search,
-                             result_share)
+from simcards.search import (NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
+                             plain_redeal, policy_default, result_share)
 from .eights_last import play as eights_last_play
 from .random import name_suit as random_name_suit, play as random_play
 from .suit_switcher import name_suit as switcher_name_suit, play as switcher_play
@@ -143,26 +143,11 @@ def search_move(s, seat, rng, kind, budget, margin, rollout, oracle):
 
 
 # ------------------------------------------------------------------ the hooks of the template
-@njit(**HOOK_NJIT_OPTIONS)
-def _default_move(s, seat, kind, rng, args):
-    """The rollout strategy's move on the real view."""
-    return _policy(View(s, seat), kind, rng, args[0])
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _n_candidates(s, seat, kind, args):
-    """The legal moves: every one is a candidate."""
-    return n_legal(View(s, seat))
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _candidate(s, seat, kind, j, args):
-    return legal_move(View(s, seat), j)
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _redeal(s, seat, w, drng, args):
-    redeal(s, seat, w, drng)
+#: the rollout strategy's move on the real view
+_default_move = policy_default(View, _policy, 0)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)

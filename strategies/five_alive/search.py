@@ -34,7 +34,8 @@ no table in the row, eval 2 scores by the model, as eval 1.
 
 Random numbers come only from the strategy stream ``rng`` handed in: one draw seeds a
 private generator for the deals and the rollouts; the game's deal stream is never touched.
-The design carries to the other games: a game needs ``redeal`` and a rollout strategy.
+The design carries to the other games: the loop is simcards.search's template (``make_search``), and a
+game gives it its hooks (a re-deal, a rollout strategy, a value; the hooks below).
 
 Measured 2026-12-01 (``python experiments/search_strength.py five-alive --deals D --seed S
 --settings ...``; 4 players, search against three expert, every deal played with search in each
@@ -102,7 +103,7 @@ from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
 from simcards.games.five_alive.view import LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import TableRequest, slot
 from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, ROLLOUT_HOOK_NJIT_OPTIONS, make_search,
-                             result_share)
+                             plain_redeal, result_share)
 from ._rollout import EXPERT_DEFAULTS, ROLLOUT_NAMES, rollout_move
 from ._values import (ENTRIES, MAX_ENTRIES, build_table, round_value, table_entries,
                       table_fits, table_value)
@@ -215,9 +216,7 @@ def _candidate(s, seat, kind, j, args):
     return nth_bit(s[LEGAL + seat], j)
 
 
-@njit(**HOOK_NJIT_OPTIONS)
-def _redeal(s, seat, w, drng, args):
-    redeal(s, seat, w, drng)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)

@@ -80,7 +80,7 @@ from simcards.games.thirty_one.rules import MAX_PLAYERS, TURN, VOTE
 from simcards.games.thirty_one.view import KEYS, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import default_row, slot
 from simcards.search import (AT_EVAL, END, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             make_search, result_share)
+                             legal_candidates, make_search, policy_default, result_share)
 
 from ._kit import V
 from . import suit_chaser as _suit_chaser
@@ -208,21 +208,10 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
 
 
 # ------------------------------------------------------------------ the hooks of the template
-@njit(**HOOK_NJIT_OPTIONS)
-def _default_move(s, seat, kind, rng, args):
-    """The rollout strategy's move on the real view."""
-    return _policy(View(s, seat), kind, rng, args[1])
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _n_candidates(s, seat, kind, args):
-    """The legal moves: every one is a candidate."""
-    return V.n_legal(View(s, seat))
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _candidate(s, seat, kind, j, args):
-    return V.legal_move(View(s, seat), j)
+#: the rollout strategy's move on the real view
+_default_move = policy_default(View, _policy, 1)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, V.n_legal, V.legal_move)
 
 
 @njit(**HOOK_NJIT_OPTIONS)

@@ -65,8 +65,8 @@ from simcards.games.vzhukh.rules import ATTACK_DECISION, ROUNDS
 from simcards.games.vzhukh.view import (N, OVER, PENALTY, PHASE, ROUND, UNFINISHED, View,
                                         legal_move, n_legal)
 from simcards.params import slot
-from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             make_search)
+from simcards.search import (AT_EVAL, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates,
+                             make_search, plain_redeal, policy_default)
 from . import cheap_beat as _cheap_beat
 from .cheap_beat import defend as cheap_beat_defend
 from .low_attack import defend as low_attack_defend
@@ -153,26 +153,11 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd, oracle):
 
 
 # ------------------------------------------------------------------ the hooks of the template
-@njit(**HOOK_NJIT_OPTIONS)
-def _default_move(s, seat, kind, rng, args):
-    """The rollout strategy's move on the real view (``kind``: the phase, attack or defence)."""
-    return _strategy_move(View(s, seat), kind, rng, args[1])
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _n_candidates(s, seat, kind, args):
-    """The legal moves: every one is a candidate."""
-    return n_legal(View(s, seat))
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _candidate(s, seat, kind, j, args):
-    return legal_move(View(s, seat), j)
-
-
-@njit(**HOOK_NJIT_OPTIONS)
-def _redeal(s, seat, w, drng, args):
-    redeal(s, seat, w, drng)
+#: the rollout strategy's move on the real view (``kind``: the phase, attack or defence)
+_default_move = policy_default(View, _strategy_move, 1)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)
