@@ -14,9 +14,9 @@ The loop is a template: ``make_search`` takes a game's hooks (its default move, 
 moves, its per-decision setup, its re-deal, its rollout step and policy, its value) and returns
 that game's compiled search, as simcards.codegen.kernels writes one game loop for every game's
 engine. The hooks are closure variables of the compiled functions, not arguments: numba types a
-closure variable as a constant, as it does a module global, so each game's loop compiles to what
-a copy written out in its own module did (the same calls, the same moves, bit for bit), and the
-kernel that links it is cached as before (simcards.compiled.engine.memory_accessors makes a
+closure variable as a constant, as it does a module global, so each game's loop compiles as a
+copy written out in its own module would (the copies it replaced made the same moves, bit for
+bit), and the kernel that links it is cached as before (simcards.compiled.engine.memory_accessors makes a
 game's accessors the same way). A function taking other functions as arguments, by contrast, is
 compiled again in every process (no cache), which the kernels avoid. The kernel's key follows an
 edit of the template or of a hook: a game's search.py imports this module, and the key hashes
