@@ -32,8 +32,8 @@ emitted alone besides in the kernel; a cold search kernel compiled in 21-40 s of
 in 16.5-31 s, alternated on the same hour (issue 13). A clone's library is still optimized
 (``CLONE_FLAG``), unlike a wrapperless function's: left unoptimized, Bombs Away's kernel called
 its strategy's decisions instead of inlining them. ``Linked`` remains for functions that Python calls in the
-same process as the kernels (a search's ``search_move``): its twin links the kernels' compile
-instead of compiling the function again.
+same process as the kernels (a search's loop, simcards.compiled.search.make_search; a re-deal): its
+twin links the kernels' compile instead of compiling the function again.
 """
 from __future__ import annotations
 

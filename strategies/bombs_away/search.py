@@ -48,9 +48,7 @@ every question (``kinds`` 31), as the default does.
 import numpy as np
 from numba import njit
 
-from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.link_only import linked
 from simcards.games.bombs_away.defaults import answer as default_answer
 from simcards.games.bombs_away.defaults import name_rank as default_name
 from simcards.games.bombs_away.defaults import target as default_target
@@ -59,11 +57,10 @@ from simcards.games.bombs_away.redeal import redeal
 from simcards.games.bombs_away.rules import ANSWER, EXTRA, MAX_PLAYERS, NAME, PLAY, TARGET
 from simcards.games.bombs_away.view import (A_POINTS, S_DECIDER, S_KIND, S_LEGAL, S_N,
                                             S_OVER, S_TURNS, S_UNFINISHED, View)
-from simcards.engine import bit_count, copy_into, nth_bit
+from simcards.engine import bit_count, nth_bit
 from simcards.params import slot
-from simcards.rng import next_u64
-from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
-                             rollout_buffers, seed_rollout)
+from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
+                             make_search, plain_redeal, result_share)
 from . import duelist, keeper, sniper
 from . import random as uniform
 
@@ -163,7 +160,7 @@ def strategy_move(x, seat, kind, srng, rollout):
     return np.int64(default_answer(view, srng))
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@njit(inline="always", **NJIT_OPTIONS)
 def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask, oracle):
     """The answer ``seat`` gives to the pending question of ``s`` (read only where it may look).
 
@@ -183,81 +180,76 @@ def search_move(s, seat, rng, budget, margin, horizon, rollout, kinds_mask, orac
     int
         An allowed answer (a card kind, a rank kind or a seat).
     """
-    kind = s[S_KIND]
-    default = strategy_move(s, seat, kind, rng, rollout)
-    legal = s[S_LEGAL]
-    nk = bit_count(legal)
-    if nk <= 1 or ((kinds_mask >> kind) & 1) == 0:
-        return default
-    cands = np.empty(nk, np.int64)
-    for j in range(nk):
-        cands[j] = nth_bit(legal, j)
-    jdef = index_of(cands, default)
-    samples = max(np.int64(1), budget // nk)
-    local = private_stream(rng)
-    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
+    # the loop is simcards.search's template (make_search), with this game's hooks below;
+    # inlined by numba into the decisions, and compiled with a wrapper when Python calls it
+    return _loop(s, seat, rng, s[S_KIND], budget, margin, NO_RACE, oracle,
+                 (horizon, rollout, kinds_mask))
+
+
+# ------------------------------------------------------------------ the hooks of the template
+@njit(**HOOK_NJIT_OPTIONS)
+def _default_move(s, seat, kind, rng, args):
+    """The rollout strategy's answer on the real view."""
+    return strategy_move(s, seat, kind, rng, args[1])
+
+
+@njit(**HOOK_NJIT_OPTIONS)
+def _n_candidates(s, seat, kind, args):
+    """The allowed answers, every one a candidate; none for a question ``kinds_mask`` does not
+    search (the rollout strategy's answer stands)."""
+    if ((args[2] >> kind) & 1) == 0:
+        return np.int64(0)
+    return bit_count(s[S_LEGAL])
+
+
+@njit(**HOOK_NJIT_OPTIONS)
+def _candidate(s, seat, kind, j, args):
+    return nth_bit(s[S_LEGAL], j)
+
+
+_redeal = plain_redeal(redeal)
+
+
+@njit(**NJIT_OPTIONS)
+def _prepare(s, seat, kind, args):
+    """The decision's horizon (turn ``stop``; none for horizon 0) and result buffers."""
+    horizon, rollout = args[0], args[1]
+    stop = s[S_TURNS] + horizon if horizon > 0 else np.int64(1) << 62
     seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
     game_out = np.zeros(4, np.int64)
-    stop = s[S_TURNS] + horizon if horizon > 0 else np.int64(1) << 62
-    tally = new_tally(nk)
-    for _ in range(samples):
-        drng[0] = next_u64(local)
-        if oracle != 0:
-            # the information ceiling: the true deal itself (drng was still drawn, so
-            # oracle=0 draws exactly what it drew before the parameter existed)
-            copy_into(w, s)
-        else:
-            redeal(s, seat, w, drng)
-        g0 = next_u64(local)
-        for j in range(nk):
-            copy_into(x, w)
-            seed_rollout(g0, grng, srng)    # common samples: the same draws for every answer
-            at_horizon = _play_on(x, grng, srng, rollout, stop, kind, cands[j])
-            tally[VALS, j] = _value(x, seat, at_horizon, seat_out, game_out)
-        accumulate(tally, jdef)
-    choice = cands[paired_choice(tally, samples, jdef, margin)]
-    keep_alive(owner)               # the rollout buffers' views are borrowed
-    return choice
+    return (rollout, stop), (seat_out, game_out)
 
 
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, rollout, stop, kind, move):
-    """Answer the pending question ``kind`` of ``x`` with ``move``, then play on with the
-    rollout strategy in every seat to the evaluation point: the end of the game, or the
-    horizon (turn ``stop``) if it comes first; True if it stopped at the horizon with the
-    game going on.
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _step(x, grng, k, m, rctx):
+    """Answer question ``k`` with ``m`` and go on to the next question (the engine's ``step``);
+    the evaluation point is the horizon (turn ``stop``) if the game goes on.
 
     The engine's ``step`` (apply, then advance to the next question) is called at one place,
-    so that this loop holds the inlined turn once, as the kernel's does (simcards.kernels).
-    Compiled without reference counting, on borrowed buffers (simcards.search says why);
-    ``_value``, which may allocate, scores where it stopped."""
-    k, m = kind, move
-    while True:
-        k = step(x, grng, k, m)
-        if x[S_TURNS] >= stop and x[S_OVER] == 0:
-            return True
-        if k < 0:
-            return False
-        m = strategy_move(x, x[S_DECIDER], k, srng, rollout)
+    so that the rollout loop holds the inlined turn once, as the kernel's does
+    (simcards.kernels)."""
+    k = step(x, grng, k, m)
+    if x[S_TURNS] >= rctx[1] and x[S_OVER] == 0:
+        return AT_EVAL
+    return k
+
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _rollout_move(x, k, srng, rctx):
+    return strategy_move(x, x[S_DECIDER], k, srng, rctx[0])
 
 
 @njit(**NJIT_OPTIONS)
-def _value(x, seat, at_horizon, seat_out, game_out):
+def _value(x, seat, at_eval, vctx):
     """The value of the played-on ``x`` for ``seat``: its points' share at the horizon
-    (``at_horizon``), else its win at the end of the game."""
-    if at_horizon:
+    (``at_eval``), else its win at the end of the game."""
+    if at_eval:
         return _points_value(x, seat)
-    return _win(x, seat, seat_out, game_out)
+    return _win(x, seat, vctx[0], vctx[1])
 
 
-@njit(**NJIT_OPTIONS)
-def _win(x, seat, seat_out, game_out):
-    """1 if the seat won (0 when the turn cap stopped the game), from the engine's ranking."""
-    if x[S_UNFINISHED] != 0:
-        return 0.0
-    n = x[S_N]
-    write_result(x, seat_out[:n], game_out)
-    return float(seat_out[seat, 0])
+#: 1 if the seat won (0 when the turn cap stopped the game), from the engine's ranking
+_win = result_share(write_result, S_UNFINISHED, S_N, shared=False)
 
 
 @njit(**NJIT_OPTIONS)
@@ -272,3 +264,8 @@ def _points_value(x, seat):
         if p > 0:
             total += float(p) * float(p)
     return float(mine) * float(mine) / total
+
+
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)

@@ -17,9 +17,10 @@ Random numbers come only from the strategy stream ``rng`` handed in: one draw se
 generator for the deals and the rollouts (simcards.search.private_stream); the game's deal
 stream is never touched.
 
-What the game provides to this loop is its re-deal, its rollout policy (``_policy``) and its
-value (``_win_share``); the rest is simcards.search's, and the loop's shape is that of the other
-games' search.py.
+The loop is simcards.search's template (``make_search``), as for every game's search; what this
+game provides are its hooks: the rollout policy's move (``_policy``) as the default and in the
+rollouts, the legal moves as candidates, its re-deal, its turn (``apply``, then ``advance``) and
+its value (``_win_share`` at the end of the game).
 
 Strongest heuristic, the opponent of the check: ``eights_last``, by a little (Crazy Eights is
 mostly luck): 51.1% [51.0, 51.2] against suit_switcher at 2 players (``simcards run crazy-eights
@@ -44,10 +45,7 @@ default, ``simcards bench crazy-eights --strategy search --players 2 --games 100
 import numpy as np
 from numba import njit
 
-from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.engine import copy_into
-from simcards.link_only import linked
 from simcards.games.crazy_eights.fast import advance, apply, view_play, write_result
 from simcards.games.crazy_eights.redeal import redeal
 from simcards.games.crazy_eights.rules import (GAME_COLUMNS, MAX_PLAYERS, NAME_SUIT, PLAY,
@@ -55,9 +53,8 @@ from simcards.games.crazy_eights.rules import (GAME_COLUMNS, MAX_PLAYERS, NAME_S
 from simcards.games.crazy_eights.view import N, UNFINISHED, View, legal_move, n_legal
 from simcards.games.crazy_eights.defaults import name_suit as default_name_suit
 from simcards.params import slot
-from simcards.rng import next_u64
-from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
-                             rollout_buffers, seed_rollout, win_share)
+from simcards.search import (NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
+                             plain_redeal, policy_default, result_share)
 from .eights_last import play as eights_last_play
 from .random import name_suit as random_name_suit, play as random_play
 from .suit_switcher import name_suit as switcher_name_suit, play as switcher_play
@@ -117,7 +114,7 @@ def _policy(v, kind, rng, rollout):
     return np.int64(eights_last_play(v, rng))
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@njit(inline="always", **NJIT_OPTIONS)
 def search_move(s, seat, rng, kind, budget, margin, rollout, oracle):
     """The move ``seat`` makes at its decision in state ``s`` (read only where it may look).
 
@@ -140,61 +137,51 @@ def search_move(s, seat, rng, kind, budget, margin, rollout, oracle):
     int
         A legal move.
     """
-    v = View(s, seat)
-    default = _policy(v, kind, rng, rollout)
-    nk = n_legal(v)
-    if nk <= 1:
-        return default
-    moves = np.empty(nk, np.int64)
-    for j in range(nk):
-        moves[j] = legal_move(v, j)
-    jdef = index_of(moves, default)
-    samples = max(np.int64(1), budget // nk)
-    local = private_stream(rng)           # one draw from the strategy stream seeds the rest
-    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
-    seat_out = np.zeros((MAX_PLAYERS, _SEAT_WIDTH), np.int64)
-    game_out = np.zeros(_GAME_WIDTH, np.int64)
-    tally = new_tally(nk)
-    for _ in range(samples):
-        drng[0] = next_u64(local)
-        if oracle != 0:
-            # the information ceiling: the true deal itself (drng was still drawn, so
-            # oracle=0 draws exactly what it drew before the parameter existed)
-            copy_into(w, s)
-        else:
-            redeal(s, seat, w, drng)
-        g0 = next_u64(local)
-        for j in range(nk):
-            copy_into(x, w)
-            seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
-            apply(x, grng, kind, moves[j])
-            _play_on(x, grng, srng, rollout)
-            tally[VALS, j] = _win_share(x, seat, seat_out, game_out)
-        accumulate(tally, jdef)
-    choice = moves[paired_choice(tally, samples, jdef, margin)]
-    keep_alive(owner)               # the rollout buffers' views are borrowed
-    return choice
+    # the loop is simcards.search's template (make_search), with this game's hooks below;
+    # inlined by numba into the decisions, and compiled with a wrapper when Python calls it
+    return _loop(s, seat, rng, kind, budget, margin, NO_RACE, oracle, (rollout,))
 
 
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, rollout):
-    """Play ``x`` on with the rollout strategy in every seat to the end of the game.
-
-    Compiled without reference counting, on borrowed buffers (simcards.search says why);
-    ``_win_share``, which may allocate, scores where it stopped."""
-    while True:
-        k = advance(x, grng)
-        if k < 0:
-            return
-        apply(x, grng, k, _policy(view_play(x), k, srng, rollout))
+# ------------------------------------------------------------------ the hooks of the template
+#: the rollout strategy's move on the real view
+_default_move = policy_default(View, _policy, 0)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)
-def _win_share(x, seat, seat_out, game_out):
-    """The seat's share of the win from the engine's own ranking (ties shared; 0 when the
-    turn cap stopped the game)."""
-    if x[UNFINISHED] != 0:
-        return 0.0
-    n = x[N]
-    write_result(x, seat_out[:n], game_out)
-    return win_share(seat_out, n, seat)
+def _prepare(s, seat, kind, args):
+    """The rollout policy, and the result buffers of the end of the game (no evaluation point:
+    rollouts play every game to its end)."""
+    seat_out = np.zeros((MAX_PLAYERS, _SEAT_WIDTH), np.int64)
+    game_out = np.zeros(_GAME_WIDTH, np.int64)
+    return (args[0],), (seat_out, game_out)
+
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _step(x, grng, k, m, rctx):
+    """Make move ``m`` and go on to the next decision (the end of the game is the only stop)."""
+    apply(x, grng, k, m)
+    return advance(x, grng)
+
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _rollout_move(x, k, srng, rctx):
+    return _policy(view_play(x), k, srng, rctx[0])
+
+
+#: the seat's share of the win from the engine's own ranking (ties shared; 0 when the turn cap
+#: stopped the game)
+_win_share = result_share(write_result, UNFINISHED, N)
+
+
+@njit(**NJIT_OPTIONS)
+def _value(x, seat, at_eval, vctx):
+    """The seat's win share at the end of the rollout's game."""
+    return _win_share(x, seat, vctx[0], vctx[1])
+
+
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)

@@ -34,7 +34,8 @@ no table in the row, eval 2 scores by the model, as eval 1.
 
 Random numbers come only from the strategy stream ``rng`` handed in: one draw seeds a
 private generator for the deals and the rollouts; the game's deal stream is never touched.
-The design carries to the other games: a game needs ``redeal`` and a rollout strategy.
+The design carries to the other games: the loop is simcards.search's template (``make_search``), and a
+game gives it its hooks (a re-deal, a rollout strategy, a value; the hooks below).
 
 Measured 2026-12-01 (``python experiments/search_strength.py five-alive --deals D --seed S
 --settings ...``; 4 players, search against three expert, every deal played with search in each
@@ -94,19 +95,15 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from simcards.borrow import keep_alive
-from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import bit_count, copy_into, nth_bit
+from simcards.config import NJIT_OPTIONS
+from simcards.engine import bit_count, nth_bit
 from simcards.games.five_alive.fast import advance, apply, most_lives, write_result
 from simcards.games.five_alive.redeal import redeal
 from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
 from simcards.games.five_alive.view import LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import TableRequest, slot
-from simcards.rng import next_u64
-from simcards.search import (ACTIVE, VALS, accumulate, index_of, keep_sampling, new_tally,
-                             paired_choice, private_stream, race, rollout_buffers, seed_rollout,
-                             win_share)
+from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, ROLLOUT_HOOK_NJIT_OPTIONS, make_search,
+                             plain_redeal, result_share)
 from ._rollout import EXPERT_DEFAULTS, ROLLOUT_NAMES, rollout_move
 from ._values import (ENTRIES, MAX_ENTRIES, build_table, round_value, table_entries,
                       table_fits, table_value)
@@ -173,7 +170,7 @@ def table_for(n_players, game_params, row):
                                                      compiled=compiled), ENTRIES)
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@njit(inline="always", **NJIT_OPTIONS)
 def search_move(s, seat, rng, budget, margin, ev, rollout, z, table, oracle):
     """The card ``seat`` plays in state ``s`` (read only where the seat may look).
 
@@ -196,22 +193,38 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table, oracle):
     int
         A legal card kind.
     """
-    default = np.int64(expert_decide(View(s, seat, s[LEGAL + seat]), rng, EXPERT_DEFAULTS))
-    legal = s[LEGAL + seat]
-    nk = bit_count(legal)
-    if nk <= 1:
-        return default
-    kinds = np.empty(nk, np.int64)
-    for j in range(nk):
-        kinds[j] = nth_bit(legal, j)
-    jdef = index_of(kinds, default)
-    # a private generator: one draw from the strategy stream seeds every deal and rollout
-    local = private_stream(rng)
-    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
-    seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
-    game_out = np.zeros(4, np.int64)
-    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
-    scratch = np.empty(2 * MAX_PLAYERS, np.int64)   # the lives model's, reused by every rollout
+    # the loop is simcards.search's template (make_search), with this game's hooks below;
+    # inlined by numba into ``decide``, and compiled with a wrapper when Python calls it
+    return _loop(s, seat, rng, _PLAY, budget, margin, z, oracle, (ev, rollout, table))
+
+
+# ------------------------------------------------------------------ the hooks of the template
+@njit(**HOOK_NJIT_OPTIONS)
+def _default_move(s, seat, kind, rng, args):
+    """Expert's card on the real view."""
+    return np.int64(expert_decide(View(s, seat, s[LEGAL + seat]), rng, EXPERT_DEFAULTS))
+
+
+@njit(**HOOK_NJIT_OPTIONS)
+def _n_candidates(s, seat, kind, args):
+    """The legal card kinds: every one is a candidate."""
+    return bit_count(s[LEGAL + seat])
+
+
+@njit(**HOOK_NJIT_OPTIONS)
+def _candidate(s, seat, kind, j, args):
+    return nth_bit(s[LEGAL + seat], j)
+
+
+_redeal = plain_redeal(redeal)
+
+
+@njit(**NJIT_OPTIONS)
+def _prepare(s, seat, kind, args):
+    """The decision's evaluation and buffers: eval 2 without a table for these rules scores as
+    eval 1, and eval 1 plays whole games above MODEL_LIVES_CAP lives left in all (the model's
+    size); round rollouts stop at the end of the round under way."""
+    ev, rollout, table = args
     if ev == 2 and not table_fits(s, table):
         ev = 1
     if ev == 1:
@@ -220,69 +233,46 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, z, table, oracle):
             left += s[LIVES + q]
         if left > MODEL_LIVES_CAP:
             ev = 0
-    rounds0 = s[ROUNDS]
-    tally = new_tally(nk)
-    samples, spent, active = np.int64(0), np.int64(0), nk    # typed: not literals (simcards.config)
-    while keep_sampling(samples, spent, active, budget):
-        drng[0] = next_u64(local)
-        if oracle != 0:
-            # the information ceiling: the true deal itself (drng was still drawn, so
-            # oracle=0 draws exactly what it drew before the parameter existed)
-            copy_into(w, s)
-        else:
-            redeal(s, seat, w, drng)
-        g0 = next_u64(local)
-        for j in range(nk):
-            if tally[ACTIVE, j] == 0.0:
-                continue                    # dropped by the race
-            copy_into(x, w)
-            seed_rollout(g0, grng, srng)    # common samples: the same draws for every kind
-            apply(x, grng, _PLAY, kinds[j])
-            round_end = _play_on(x, grng, srng, ev, rollout, rounds0)
-            tally[VALS, j] = _value(x, seat, ev, round_end, seat_out, game_out, memo, scratch, table)
-        accumulate(tally, jdef)
-        samples += 1
-        spent += active
-        active = race(tally, jdef, samples, z)
-    choice = kinds[paired_choice(tally, samples, jdef, margin)]
-    keep_alive(owner)               # the rollout buffers' views are borrowed
-    return choice
+    seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
+    game_out = np.zeros(4, np.int64)
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    scratch = np.empty(2 * MAX_PLAYERS, np.int64)   # the lives model's, reused by every rollout
+    return (ev, rollout, s[ROUNDS]), (ev, seat_out, game_out, memo, scratch, table)
 
 
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, ev, rollout, rounds0):
-    """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
-    of the game (eval 0), or the end of the current round (eval 1 and 2) if it comes first;
-    True if it stopped at the end of a round with the game going on.
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _step(x, grng, k, m, rctx):
+    """Play card ``m``; the evaluation point is the end of the round under way (eval 1 and 2)
+    if the game goes on; else on to the next turn (the engine plays busts itself)."""
+    ev, _, rounds0 = rctx
+    apply(x, grng, k, m)
+    if ev != 0 and x[ROUNDS] != rounds0 and x[OVER] == 0:
+        return AT_EVAL
+    return advance(x, grng)
 
-    Compiled without reference counting, on borrowed buffers (simcards.search says why);
-    ``_value``, which may allocate, scores where it stopped."""
-    while True:
-        if ev != 0 and x[ROUNDS] != rounds0 and x[OVER] == 0:
-            return True
-        k = advance(x, grng)
-        if k < 0:
-            return False
-        apply(x, grng, k, rollout_move(x, srng, rollout))
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _rollout_move(x, k, srng, rctx):
+    return rollout_move(x, srng, rctx[1])
+
+
+#: the seat's share of the win (ties shared, as a blitz game's shared win; 0 when the turn cap
+#: stopped the game), from the engine's own ranking
+_win_share = result_share(write_result, UNFINISHED, N)
 
 
 @njit(**NJIT_OPTIONS)
-def _value(x, seat, ev, round_end, seat_out, game_out, memo, scratch, table):
-    """The value of the played-on ``x`` for ``seat``: at the end of a round (``round_end``)
-    the lives model's value (eval 1) or the value table's (eval 2), else its win share."""
-    if not round_end:
+def _value(x, seat, at_eval, vctx):
+    """The value of the played-on ``x`` for ``seat``: at the end of a round (``at_eval``) the
+    lives model's value (eval 1) or the value table's (eval 2), else its win share."""
+    ev, seat_out, game_out, memo, scratch, table = vctx
+    if not at_eval:
         return _win_share(x, seat, seat_out, game_out)
     if ev == 2:
         return table_value(x, seat, table, scratch)
     return round_value(x, seat, memo, scratch)
 
 
-@njit(**NJIT_OPTIONS)
-def _win_share(x, seat, seat_out, game_out):
-    """The seat's share of the win (ties shared, as a blitz game's shared win; 0 when the
-    turn cap stopped the game), from the engine's own ranking."""
-    if x[UNFINISHED] != 0:
-        return 0.0
-    n = x[N]
-    write_result(x, seat_out[:n], game_out)
-    return win_share(seat_out, n, seat)
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)

@@ -73,18 +73,14 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import copy_into
 from simcards.games.thirty_one.fast import advance, apply, view_turn, view_vote, write_result
 from simcards.games.thirty_one.redeal import redeal_with
 from simcards.games.thirty_one.rules import MAX_PLAYERS, TURN, VOTE
 from simcards.games.thirty_one.view import KEYS, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import default_row, slot
-from simcards.rng import next_u64
-from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
-                             rollout_buffers, seed_rollout, win_share)
+from simcards.search import (AT_EVAL, END, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
+                             legal_candidates, make_search, policy_default, result_share)
 
 from ._kit import V
 from . import suit_chaser as _suit_chaser
@@ -183,7 +179,7 @@ def _strategy_move(x, kind, srng, rollout):
     return _policy(view_vote(x) if kind == VOTE else view_turn(x), kind, srng, rollout)
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@njit(inline="always", **NJIT_OPTIONS)
 def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, accept_min, oracle):
     """The move ``seat`` makes at its decision in state ``s`` (read only where it may look).
 
@@ -205,86 +201,77 @@ def search_move(s, seat, rng, kind, budget, margin, ev, rollout, propose_min, ac
     int
         A legal move.
     """
-    default = _policy(View(s, seat), kind, rng, rollout)
-    v = View(s, seat)
-    nk = V.n_legal(v)
-    if nk <= 1:
-        return default
-    moves = np.empty(nk, np.int64)
-    for j in range(nk):
-        moves[j] = V.legal_move(v, j)
-    jdef = index_of(moves, default)
-    samples = max(np.int64(1), budget // nk)
-    local = private_stream(rng)
-    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
-    seat_out = np.zeros((MAX_PLAYERS, 6), np.int64)
-    game_out = np.zeros(10, np.int64)
-    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    # the loop is simcards.search's template (make_search), with this game's hooks below;
+    # inlined by numba into the decisions, and compiled with a wrapper when Python calls it
+    return _loop(s, seat, rng, kind, budget, margin, NO_RACE, oracle,
+                 (ev, rollout, propose_min, accept_min))
+
+
+# ------------------------------------------------------------------ the hooks of the template
+#: the rollout strategy's move on the real view
+_default_move = policy_default(View, _policy, 1)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, V.n_legal, V.legal_move)
+
+
+@njit(**HOOK_NJIT_OPTIONS)
+def _redeal(s, seat, w, drng, args):
+    """The re-deal with the table's signals (``propose_min``, ``accept_min``)."""
+    redeal_with(s, seat, w, drng, args[2], args[3], REDEAL_TRIES)
+
+
+@njit(**NJIT_OPTIONS)
+def _prepare(s, seat, kind, args):
+    """The decision's evaluation and buffers: eval 1 plays whole games above MODEL_KEYS_CAP
+    keys in all (the model's size); round rollouts stop at the end of the round under way."""
+    ev, rollout = args[0], args[1]
     if ev == 1:
         left = 0
         for q in range(s[N]):
             left += s[KEYS + q]
         if left > MODEL_KEYS_CAP:
             ev = 0
-    rounds0 = s[ROUNDS]
-    tally = new_tally(nk)
-    for _ in range(samples):
-        drng[0] = next_u64(local)
-        if oracle != 0:
-            # the information ceiling: the true deal itself (drng was still drawn, so
-            # oracle=0 draws exactly what it drew before the parameter existed)
-            copy_into(w, s)
-        else:
-            redeal_with(s, seat, w, drng, propose_min, accept_min, REDEAL_TRIES)
-        g0 = next_u64(local)
-        for j in range(nk):
-            copy_into(x, w)
-            seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
-            apply(x, grng, kind, moves[j])
-            round_end = _play_on(x, grng, srng, ev, rollout, rounds0)
-            tally[VALS, j] = _value(x, seat, round_end, seat_out, game_out, memo)
-        accumulate(tally, jdef)
-    choice = moves[paired_choice(tally, samples, jdef, margin)]
-    keep_alive(owner)               # the rollout buffers' views are borrowed
-    return choice
+    seat_out = np.zeros((MAX_PLAYERS, 6), np.int64)
+    game_out = np.zeros(10, np.int64)
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    return (ev, rollout, s[ROUNDS]), (seat_out, game_out, memo)
 
 
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, ev, rollout, rounds0):
-    """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
-    of the game, or (eval 1) the end of the current round if it comes first; True if it
-    stopped at the end of a round with the game going on.
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _step(x, grng, k, m, rctx):
+    """Make move ``m``; the evaluation point is the end of the round under way (eval 1) if the
+    game goes on; else on to the next decision."""
+    ev, _, rounds0 = rctx
+    apply(x, grng, k, m)
+    if x[OVER] != 0:
+        return END
+    if ev == 1 and x[ROUNDS] != rounds0:
+        return AT_EVAL
+    return advance(x, grng)
 
-    Compiled without reference counting, on borrowed buffers (simcards.search says why);
-    ``_value``, which may allocate, scores where it stopped."""
-    while True:
-        if x[OVER] != 0:
-            return False
-        if ev == 1 and x[ROUNDS] != rounds0:
-            return True
-        k = advance(x, grng)
-        if k < 0:
-            return False
-        apply(x, grng, k, _strategy_move(x, k, srng, rollout))
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _rollout_move(x, k, srng, rctx):
+    return _strategy_move(x, k, srng, rctx[1])
+
+
+#: the seat's share of the win (ties shared; 0 when the round cap stopped the game)
+_win_share = result_share(write_result, UNFINISHED, N)
 
 
 @njit(**NJIT_OPTIONS)
-def _value(x, seat, round_end, seat_out, game_out, memo):
+def _value(x, seat, at_eval, vctx):
     """The value of the played-on ``x`` for ``seat``: the keys model's value at the end of a
-    round (``round_end``), else its win share at the end of the game."""
-    if round_end:
+    round (``at_eval``), else its win share at the end of the game."""
+    seat_out, game_out, memo = vctx
+    if at_eval:
         return _round_value(x, seat, memo)
     return _win_share(x, seat, seat_out, game_out)
 
 
-@njit(**NJIT_OPTIONS)
-def _win_share(x, seat, seat_out, game_out):
-    """The seat's share of the win (ties shared; 0 when the round cap stopped the game)."""
-    if x[UNFINISHED] != 0:
-        return 0.0
-    n = x[N]
-    write_result(x, seat_out[:n], game_out)
-    return win_share(seat_out, n, seat)
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)
 
 
 # ------------------------------------------------------------------ the keys model (eval 1)

@@ -57,10 +57,7 @@ import math
 import numpy as np
 from numba import njit
 
-from simcards.borrow import keep_alive
 from simcards.config import INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
-from simcards.link_only import linked
-from simcards.engine import copy_into
 from simcards.games.vzhukh.defaults import attack_lowest
 from simcards.games.vzhukh.fast import rollout_advance, rollout_apply, view_defend
 from simcards.games.vzhukh.redeal import redeal
@@ -68,9 +65,8 @@ from simcards.games.vzhukh.rules import ATTACK_DECISION, ROUNDS
 from simcards.games.vzhukh.view import (N, OVER, PENALTY, PHASE, ROUND, UNFINISHED, View,
                                         legal_move, n_legal)
 from simcards.params import slot
-from simcards.rng import next_u64
-from simcards.search import (VALS, accumulate, index_of, new_tally, paired_choice, private_stream,
-                             rollout_buffers, seed_rollout)
+from simcards.search import (AT_EVAL, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates,
+                             make_search, plain_redeal, policy_default)
 from . import cheap_beat as _cheap_beat
 from .cheap_beat import defend as cheap_beat_defend
 from .low_attack import defend as low_attack_defend
@@ -130,7 +126,7 @@ def _strategy_move(v, phase, srng, rollout):
     return np.int64(cheap_beat_defend(v, srng, TUNED))
 
 
-@linked(**NJIT_OPTIONS)     # kernels link it; Python calls a twin (simcards.link_only)
+@njit(inline="always", **NJIT_OPTIONS)
 def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd, oracle):
     """The move ``seat`` makes in state ``s`` (read only where the seat may look).
 
@@ -151,65 +147,49 @@ def search_move(s, seat, rng, budget, margin, ev, rollout, round_sd, oracle):
     int
         A legal move (rules.encode_move).
     """
-    v = View(s, seat)
-    phase = s[PHASE]
-    default = _strategy_move(v, phase, rng, rollout)
-    nk = n_legal(v)
-    if nk <= 1:
-        return default
-    moves = np.empty(nk, np.int64)
-    for j in range(nk):
-        moves[j] = legal_move(v, j)
-    jdef = index_of(moves, default)
-    samples = max(np.int64(1), budget // nk)
-    local = private_stream(rng)           # one draw from the strategy stream seeds the rest
-    owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
-    round0 = s[ROUND]
-    tally = new_tally(nk)
-    for _ in range(samples):
-        drng[0] = next_u64(local)
-        if oracle != 0:
-            # the information ceiling: the true deal itself (drng was still drawn, so
-            # oracle=0 draws exactly what it drew before the parameter existed)
-            copy_into(w, s)
-        else:
-            redeal(s, seat, w, drng)
-        g0 = next_u64(local)
-        for j in range(nk):
-            copy_into(x, w)
-            seed_rollout(g0, grng, srng)    # common samples: the same draws for every move
-            rollout_apply(x, grng, phase, moves[j])
-            round_end = _play_on(x, grng, srng, ev, rollout, round0)
-            tally[VALS, j] = _value(x, seat, round_end, round_sd)
-        accumulate(tally, jdef)
-    choice = moves[paired_choice(tally, samples, jdef, margin)]
-    keep_alive(owner)               # the rollout buffers' views are borrowed
-    return choice
+    # the loop is simcards.search's template (make_search), with this game's hooks below;
+    # inlined by numba into the decisions, and compiled with a wrapper when Python calls it
+    return _loop(s, seat, rng, s[PHASE], budget, margin, NO_RACE, oracle, (ev, rollout, round_sd))
 
 
-@njit(**NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS)
-def _play_on(x, grng, srng, ev, rollout, round0):
-    """Play ``x`` on with the rollout strategy in every seat to the evaluation point: the end
-    of the game, or (eval 1) the end of the current round if it comes first; True if it
-    stopped at the end of a round with the game going on.
-
-    Compiled without reference counting, on borrowed buffers (simcards.search says why);
-    ``_value``, which may allocate, scores where it stopped."""
-    while True:
-        if ev == 1 and x[ROUND] != round0 and x[OVER] == 0:
-            return True
-        k = rollout_advance(x, grng)
-        if k < 0:
-            return False
-        rollout_apply(x, grng, k, _strategy_move(view_defend(x), k, srng, rollout))
+# ------------------------------------------------------------------ the hooks of the template
+#: the rollout strategy's move on the real view (``kind``: the phase, attack or defence)
+_default_move = policy_default(View, _strategy_move, 1)
+#: the legal moves: every one is a candidate
+_n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
+_redeal = plain_redeal(redeal)
 
 
 @njit(**NJIT_OPTIONS)
-def _value(x, seat, round_end, round_sd):
+def _prepare(s, seat, kind, args):
+    """Round rollouts (eval 1) stop at the end of the round under way; the penalty model reads
+    ``round_sd``."""
+    ev, rollout, round_sd = args
+    return (ev, rollout, s[ROUND]), (round_sd,)
+
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _step(x, grng, k, m, rctx):
+    """Make move ``m``; the evaluation point is the end of the round under way (eval 1) if the
+    game goes on; else on to the next decision."""
+    ev, _, round0 = rctx
+    rollout_apply(x, grng, k, m)
+    if ev == 1 and x[ROUND] != round0 and x[OVER] == 0:
+        return AT_EVAL
+    return rollout_advance(x, grng)
+
+
+@njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
+def _rollout_move(x, k, srng, rctx):
+    return _strategy_move(view_defend(x), k, srng, rctx[1])
+
+
+@njit(**NJIT_OPTIONS)
+def _value(x, seat, at_eval, vctx):
     """The value of the played-on ``x`` for ``seat``: (eval 1) the penalty model's value at
-    the end of a round (``round_end``), else its win share at the end of the game."""
-    if round_end:
-        return _round_value(x, seat, round_sd)
+    the end of a round (``at_eval``), else its win share at the end of the game."""
+    if at_eval:
+        return _round_value(x, seat, vctx[0])
     return _win_share(x, seat)
 
 
@@ -242,3 +222,8 @@ def _round_value(x, seat, round_sd):
             z = (x[PENALTY + q] - me) / scale
             value *= 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
     return value
+
+
+_loop = make_search(default_move=_default_move, n_candidates=_n_candidates, candidate=_candidate,
+                    prepare=_prepare, redeal=_redeal, step=_step, rollout_move=_rollout_move,
+                    value=_value)

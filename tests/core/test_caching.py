@@ -129,6 +129,19 @@ def test_the_kernel_key_covers_the_engine_layer(name):
     assert not any(d.endswith(("batch.py", "runner.py", "cli.py")) or "/report/" in d for d in deps)
 
 
+@pytest.mark.parametrize("game", ["bombs-away", "crazy-eights", "five-alive", "thirty-one", "vzhukh"])
+def test_a_search_kernel_key_covers_the_search_template_and_the_games_hooks(game):
+    """A game's search is simcards.compiled.search's template (make_search) closed over the
+    hooks in its search.py: an edit of either must give the kernel a new name."""
+    from simcards.kernels import dependencies
+    from simcards.strategy_registry import check_strategies
+    spec = simcards.get_game(game)
+    infos = check_strategies(spec, ["search"]).values()
+    deps = {p.as_posix() for p in dependencies(spec, list(infos))}
+    assert any(d.endswith("simcards/compiled/search.py") for d in deps)
+    assert any(d.endswith(f"{spec.module_name}/search.py") and "/simcards/" not in d for d in deps)
+
+
 def test_a_file_edited_or_removed_after_this_process_used_it_is_stale(tmp_path):
     """``sources.check_unchanged`` against what ``observe`` saw first: an edit and a removal
     both say restart; observing again does not take the edited text as the new truth."""

@@ -8,8 +8,8 @@ from numba import njit
 
 from simcards.borrow import keep_alive
 from simcards.engine import copy_into
-from simcards.search import (ACTIVE, RACE_MIN_SAMPLES, SUM_D2, SUM_V, VALS, accumulate, index_of,
-                             new_tally, paired_choice, race, rollout_buffers)
+from simcards.search import (ACTIVE, NO_RACE, RACE_MIN_SAMPLES, SUM_D2, SUM_V, VALS, accumulate,
+                             index_of, keep_sampling, new_tally, paired_choice, race, rollout_buffers)
 
 
 def _tally(samples: np.ndarray, jdef: int) -> np.ndarray:
@@ -105,3 +105,24 @@ def test_the_rollout_buffers_are_disjoint_views_of_their_owner_and_copy_into_cop
     assert rngs.tolist() == [1, 2, 3]
     np.testing.assert_array_equal(states[:37], np.arange(37))       # w kept its values
     np.testing.assert_array_equal(states[37:], [-1] + list(range(1, 37)))   # x: the copy, then its own write
+
+
+@pytest.mark.parametrize("nk", [2, 3, 5, 10])
+def test_without_a_race_the_loop_draws_max_1_budget_over_n_samples_of_every_candidate(nk):
+    """The template's loop (simcards.search.make_search) samples while ``keep_sampling`` says so
+    and lets ``race`` drop candidates; a game with no race passes z 0 (NO_RACE) and must draw
+    exactly the ``max(1, budget // n)`` samples of all n candidates its fixed count drew before
+    the template, however far behind the default a candidate falls."""
+    rng = np.random.default_rng(nk)
+    for budget in range(1, 40 * nk):
+        tally = new_tally(nk)
+        samples, spent, active = 0, 0, nk
+        while keep_sampling(samples, spent, active, budget):
+            tally[VALS] = rng.random(nk)
+            tally[VALS, 1:] -= 5.0                 # every other candidate clearly behind
+            accumulate(tally, 0)
+            samples += 1
+            spent += active
+            active = race(tally, 0, samples, NO_RACE)
+        assert samples == max(1, budget // nk) and active == nk
+        assert (tally[ACTIVE] == 1.0).all()
