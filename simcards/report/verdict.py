@@ -30,17 +30,25 @@ class Sampling:
         return self.alpha / max(self.looks, 1)
 
 
-def verdicts(frame: pd.DataFrame, exp: Experiment, seats: pd.DataFrame,
-             extra: dict[int, inference.Moments] | None = None, sampling: Sampling | None = None
-             ) -> tuple[list[inference.Verdict], pd.DataFrame]:
-    """Per main player count and seat basis: the verdict (inference.evaluate) at the sampling's
-    level, every seat of every main cell one family for Holm; and the seats' tests."""
+def _main_moments(frame: pd.DataFrame, exp: Experiment, extra: dict[int, inference.Moments] | None,
+                  sampling: Sampling | None) -> tuple[Sampling, list[int], dict[int, inference.Moments]]:
+    """The sampling (one look at the experiment's alpha unless given), the main cells, and their
+    seat moments from ``frame`` plus the ``extra`` ones (the sequential verdict's earlier looks)."""
     sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
     main = [c.id for c in exp.cells if c.part == MAIN]
     moments = cell_moments(frame, exp, main)
     for cell, m in (extra or {}).items():
         if cell in moments:
             moments[cell] = moments[cell] + m
+    return sampling, main, moments
+
+
+def verdicts(frame: pd.DataFrame, exp: Experiment, seats: pd.DataFrame,
+             extra: dict[int, inference.Moments] | None = None, sampling: Sampling | None = None
+             ) -> tuple[list[inference.Verdict], pd.DataFrame]:
+    """Per main player count and seat basis: the verdict (inference.evaluate) at the sampling's
+    level, every seat of every main cell one family for Holm; and the seats' tests."""
+    sampling, main, moments = _main_moments(frame, exp, extra, sampling)
     rows = seats[seats["cell"].isin(main)]
     if rows.empty:
         return [], rows
@@ -52,11 +60,6 @@ def strategy_disagreements(frame: pd.DataFrame, exp: Experiment,
                            extra: dict[int, inference.Moments] | None = None,
                            sampling: Sampling | None = None) -> pd.DataFrame:
     """Do two mirror strategies' seat edges differ at a player count (inference.disagreements)."""
-    sampling = sampling or Sampling(alpha=exp.alpha, looks=1, power=exp.power)
-    main = [c.id for c in exp.cells if c.part == MAIN]
-    moments = cell_moments(frame, exp, main)
-    for cell, m in (extra or {}).items():
-        if cell in moments:
-            moments[cell] = moments[cell] + m
+    sampling, main, moments = _main_moments(frame, exp, extra, sampling)
     lay = {c: l for c, l in layouts(exp).items() if c in main and len(l.bases) > 1}
     return inference.disagreements(moments, lay, {c.id: c.players for c in exp.cells}, sampling.alpha_look)
