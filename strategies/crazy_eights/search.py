@@ -53,9 +53,9 @@ from simcards.games.crazy_eights.rules import (GAME_COLUMNS, MAX_PLAYERS, NAME_S
 from simcards.games.crazy_eights.view import N, UNFINISHED, View, legal_move, n_legal
 from simcards.games.crazy_eights.defaults import name_suit as default_name_suit
 from simcards.params import slot
-from simcards.search import (NO_RACE, PREPARE_NJIT_OPTIONS, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             legal_candidates, make_search, plain_redeal, policy_default,
-                             result_buffers, result_share)
+from simcards.search import (HOOK_NJIT_OPTIONS, NO_RACE, PREPARE_NJIT_OPTIONS,
+                             ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
+                             plain_redeal, policy_default, result_buffers, result_share)
 from .eights_last import play as eights_last_play
 from .random import name_suit as random_name_suit, play as random_play
 from .suit_switcher import name_suit as switcher_name_suit, play as switcher_play
@@ -176,9 +176,9 @@ def _rollout_move(x, k, srng, rctx):
 _win_share = result_share(write_result, UNFINISHED, N)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**HOOK_NJIT_OPTIONS)
 def _value(x, seat, at_eval, vctx):
-    """The seat's win share at the end of the rollout's game."""
+    """The seat's win share at the end of the rollout's game (inlined: it only hands over)."""
     return _win_share(x, seat, vctx[0], vctx[1])
 
 
