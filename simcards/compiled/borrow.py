@@ -23,14 +23,15 @@ def _as_pointer(typingctx, address):
 
 
 def borrow(a):
-    """A view of the C-contiguous 1-D array ``a`` that costs nothing to pass around;
-    anything that is not such an array (a StructRef state, say) comes back as it is."""
+    """A view of the C-contiguous array ``a`` (any number of dimensions) that costs nothing to
+    pass around; anything that is not such an array (a StructRef state, a typed dict, an array
+    of another layout) comes back as it is."""
     raise NotImplementedError("borrow is only for compiled code")
 
 
 @overload(borrow)
 def _borrow(a):
-    if isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C":
+    if isinstance(a, types.Array) and a.layout == "C":
         dtype = a.dtype
 
         def impl(a):

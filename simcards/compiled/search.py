@@ -42,7 +42,7 @@ from numba import njit
 from simcards.compiled.borrow import borrow, keep_alive
 from simcards.compiled.config import FORCEINLINE_NJIT_OPTIONS, INTERNAL_NJIT_FLAGS, NJIT_OPTIONS
 from simcards.compiled.engine import copy_into
-from simcards.compiled.link_only import linked
+from simcards.compiled.link_only import WRAPPERLESS, linked
 from simcards.compiled.rng import next_u64
 
 #: salt between a rollout's game generator and its strategy generator
@@ -198,11 +198,18 @@ END, AT_EVAL = np.int64(-1), np.int64(-2)
 NO_RACE = 0.0
 #: Options for the hooks the search calls once per decision or per sample (``default_move``,
 #: ``n_candidates``, ``candidate``, ``redeal``): inlined by LLVM into the search, so that a hook
-#: that only hands over to the game's own functions costs no call, as when the loop called them.
-HOOK_NJIT_OPTIONS: dict = FORCEINLINE_NJIT_OPTIONS
+#: that only hands over to the game's own functions costs no call, as when the loop called them;
+#: and without a wrapper (nothing but the search calls a hook), so that what a hook calls is
+#: compiled as when the search called it: a function compiled first for one with a wrapper is
+#: flagged as a clone's and optimized on its own besides in its callers (simcards.link_only),
+#: which gave Crazy Eights' re-deal other code (a third larger).
+HOOK_NJIT_OPTIONS: dict = {**FORCEINLINE_NJIT_OPTIONS, **WRAPPERLESS}
 #: ...and for ``step`` and ``rollout_move``, which the rollout loop calls at every turn: inlined
 #: as well, and without reference counting, as the loop itself (this module's docstring).
 ROLLOUT_HOOK_NJIT_OPTIONS: dict = {**FORCEINLINE_NJIT_OPTIONS, **INTERNAL_NJIT_FLAGS}
+#: ...and for ``prepare``, once per decision: it allocates, so reference counting stays on;
+#: without a wrapper, as the other hooks.
+PREPARE_NJIT_OPTIONS: dict = {**NJIT_OPTIONS, **WRAPPERLESS}
 
 
 def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step, rollout_move,
@@ -225,9 +232,13 @@ def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step,
        does not search), that is the move.
     2. The candidates ``candidate(s, seat, kind, j, args)``, j < n; one draw from ``rng``
        seeds a private generator (``private_stream``); ``prepare(s, seat, kind, args)`` returns
-       ``(rctx, vctx)``: what the rollouts need (an evaluation point fixed at the decision: the
-       round under way, a horizon's turn) and what the value needs (result buffers, a memo, a
-       table), with any fallback of the evaluation decided once here.
+       ``(rctx, vctx, keep)``: what the rollouts need (an evaluation point fixed at the
+       decision: the round under way, a horizon's turn), what the value needs (result buffers,
+       a memo, a table), with any fallback of the evaluation decided once here, and the owners
+       of the arrays ``vctx`` holds as borrowed views (simcards.compiled.borrow), kept alive to
+       the end of the search. The value is called at every rollout, and numba increfs and
+       decrefs every array it is handed, or takes out of a tuple, with an atomic operation: a
+       borrowed view costs nothing (Crazy Eights' search was 2% slower with owned buffers).
     3. Samples while ``keep_sampling``: the re-deal ``redeal(s, seat, w, drng, args)`` writes a
        state the seat cannot tell from ``s`` into ``w`` (a copy of ``s`` under ``oracle``); then
        every candidate still in the race is played on a copy of it with the same game and
@@ -248,8 +259,8 @@ def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step,
 
     Compiled as: ``search`` with reference counting (it allocates); the rollout loop without
     it, on borrowed buffers; ``value`` with it, since a value may allocate. The hooks' options:
-    ``HOOK_NJIT_OPTIONS`` and ``ROLLOUT_HOOK_NJIT_OPTIONS`` (``prepare`` and ``value``:
-    ``NJIT_OPTIONS``). Typed values only (``np.int64``): a literal argument compiles a function
+    ``HOOK_NJIT_OPTIONS`` and ``ROLLOUT_HOOK_NJIT_OPTIONS``; ``prepare`` ``PREPARE_NJIT_OPTIONS``,
+    ``value`` ``NJIT_OPTIONS``. Typed values only (``np.int64``): a literal argument compiles a function
     once more (simcards.config, "Literal arguments").
     """
 
@@ -279,7 +290,7 @@ def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step,
         # a private generator: one draw from the strategy stream seeds every deal and rollout
         local = private_stream(rng)
         owner, drng, grng, srng, w, x = rollout_buffers(s.shape[0])
-        rctx, vctx = prepare(s, seat, kind, args)
+        rctx, vctx, keep = prepare(s, seat, kind, args)
         tally = new_tally(nk)
         samples, spent, active = np.int64(0), np.int64(0), nk    # typed: not literals (simcards.config)
         # without a race (z 0) no candidate is ever dropped, and ``race`` would return nk: the
@@ -309,6 +320,7 @@ def make_search(*, default_move, n_candidates, candidate, prepare, redeal, step,
                 active = race(tally, jdef, samples, z)
         choice = moves[paired_choice(tally, samples, jdef, margin)]
         keep_alive(owner)               # the rollout buffers' views are borrowed
+        keep_alive(keep)                # and so are the value's buffers
         return choice
 
     return search
@@ -354,11 +366,21 @@ def plain_redeal(redeal):
     return hook
 
 
+@njit(inline="always", **NJIT_OPTIONS)     # called with a game's constants: inlined, no literal compile
+def result_buffers(rows, seat_width, game_width):
+    """Zeroed result buffers for ``result_share``, for a game's ``prepare``: ``(owners, seat_out,
+    game_out)``, ``seat_out`` (``rows`` x ``seat_width``) and ``game_out`` borrowed views of the
+    arrays in ``owners``, which ``prepare`` returns in its ``keep`` (``make_search``)."""
+    seat_out = np.zeros((rows, seat_width), np.int64)
+    game_out = np.zeros(game_width, np.int64)
+    return (seat_out, game_out), borrow(seat_out), borrow(game_out)
+
+
 def result_share(write_result, unfinished: int, n_at: int, shared: bool = True):
     """A game's value at the end of its game, for ``make_search``'s ``value``:
     ``share(x, seat, seat_out, game_out)``, the seat's share of the win from the engine's own
     ranking (``write_result`` into the result buffers ``seat_out`` and ``game_out``, which the
-    game's ``prepare`` allocates once per decision; ``win_share``: ties shared; with ``shared``
+    game's ``prepare`` makes once per decision, ``result_buffers``; ``win_share``: ties shared; with ``shared``
     False, the seat's win column as it is, for a game with no shared wins), or 0 when
     ``x[unfinished]`` says a cap stopped the game; ``x[n_at]`` is the player count."""
 

@@ -59,8 +59,9 @@ from simcards.games.bombs_away.view import (A_POINTS, S_DECIDER, S_KIND, S_LEGAL
                                             S_OVER, S_TURNS, S_UNFINISHED, View)
 from simcards.engine import bit_count, nth_bit
 from simcards.params import slot
-from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             make_search, plain_redeal, result_share)
+from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, NO_RACE, PREPARE_NJIT_OPTIONS,
+                             ROLLOUT_HOOK_NJIT_OPTIONS, make_search, plain_redeal, result_buffers,
+                             result_share)
 from . import duelist, keeper, sniper
 from . import random as uniform
 
@@ -210,14 +211,13 @@ def _candidate(s, seat, kind, j, args):
 _redeal = plain_redeal(redeal)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**PREPARE_NJIT_OPTIONS)
 def _prepare(s, seat, kind, args):
     """The decision's horizon (turn ``stop``; none for horizon 0) and result buffers."""
     horizon, rollout = args[0], args[1]
     stop = s[S_TURNS] + horizon if horizon > 0 else np.int64(1) << 62
-    seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
-    game_out = np.zeros(4, np.int64)
-    return (rollout, stop), (seat_out, game_out)
+    owners, seat_out, game_out = result_buffers(MAX_PLAYERS, 4, 4)
+    return (rollout, stop), (seat_out, game_out), owners
 
 
 @njit(**ROLLOUT_HOOK_NJIT_OPTIONS)

@@ -53,8 +53,9 @@ from simcards.games.crazy_eights.rules import (GAME_COLUMNS, MAX_PLAYERS, NAME_S
 from simcards.games.crazy_eights.view import N, UNFINISHED, View, legal_move, n_legal
 from simcards.games.crazy_eights.defaults import name_suit as default_name_suit
 from simcards.params import slot
-from simcards.search import (NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
-                             plain_redeal, policy_default, result_share)
+from simcards.search import (HOOK_NJIT_OPTIONS, NO_RACE, PREPARE_NJIT_OPTIONS,
+                             ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
+                             plain_redeal, policy_default, result_buffers, result_share)
 from .eights_last import play as eights_last_play
 from .random import name_suit as random_name_suit, play as random_play
 from .suit_switcher import name_suit as switcher_name_suit, play as switcher_play
@@ -150,13 +151,12 @@ _n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
 _redeal = plain_redeal(redeal)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**PREPARE_NJIT_OPTIONS)
 def _prepare(s, seat, kind, args):
     """The rollout policy, and the result buffers of the end of the game (no evaluation point:
     rollouts play every game to its end)."""
-    seat_out = np.zeros((MAX_PLAYERS, _SEAT_WIDTH), np.int64)
-    game_out = np.zeros(_GAME_WIDTH, np.int64)
-    return (args[0],), (seat_out, game_out)
+    owners, seat_out, game_out = result_buffers(MAX_PLAYERS, _SEAT_WIDTH, _GAME_WIDTH)
+    return (args[0],), (seat_out, game_out), owners
 
 
 @njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
@@ -176,9 +176,9 @@ def _rollout_move(x, k, srng, rctx):
 _win_share = result_share(write_result, UNFINISHED, N)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**HOOK_NJIT_OPTIONS)
 def _value(x, seat, at_eval, vctx):
-    """The seat's win share at the end of the rollout's game."""
+    """The seat's win share at the end of the rollout's game (inlined: it only hands over)."""
     return _win_share(x, seat, vctx[0], vctx[1])
 
 

@@ -102,8 +102,10 @@ from simcards.games.five_alive.redeal import redeal
 from simcards.games.five_alive.rules import MAX_PLAYERS, PLAY
 from simcards.games.five_alive.view import LEGAL, LIVES, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import TableRequest, slot
-from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, ROLLOUT_HOOK_NJIT_OPTIONS, make_search,
-                             plain_redeal, result_share)
+from simcards.borrow import borrow
+from simcards.search import (AT_EVAL, HOOK_NJIT_OPTIONS, PREPARE_NJIT_OPTIONS,
+                             ROLLOUT_HOOK_NJIT_OPTIONS, make_search, plain_redeal, result_buffers,
+                             result_share)
 from ._rollout import EXPERT_DEFAULTS, ROLLOUT_NAMES, rollout_move
 from ._values import (ENTRIES, MAX_ENTRIES, build_table, round_value, table_entries,
                       table_fits, table_value)
@@ -219,7 +221,7 @@ def _candidate(s, seat, kind, j, args):
 _redeal = plain_redeal(redeal)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**PREPARE_NJIT_OPTIONS)
 def _prepare(s, seat, kind, args):
     """The decision's evaluation and buffers: eval 2 without a table for these rules scores as
     eval 1, and eval 1 plays whole games above MODEL_LIVES_CAP lives left in all (the model's
@@ -233,11 +235,12 @@ def _prepare(s, seat, kind, args):
             left += s[LIVES + q]
         if left > MODEL_LIVES_CAP:
             ev = 0
-    seat_out = np.zeros((MAX_PLAYERS, 4), np.int64)
-    game_out = np.zeros(4, np.int64)
+    owners, seat_out, game_out = result_buffers(MAX_PLAYERS, 4, 4)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     scratch = np.empty(2 * MAX_PLAYERS, np.int64)   # the lives model's, reused by every rollout
-    return (ev, rollout, s[ROUNDS]), (ev, seat_out, game_out, memo, scratch, table)
+    # borrowed views (the table's owner is the seat's row, which outlives the search)
+    return ((ev, rollout, s[ROUNDS]), (ev, seat_out, game_out, memo, borrow(scratch), borrow(table)),
+            (owners, scratch))
 
 
 @njit(**ROLLOUT_HOOK_NJIT_OPTIONS)

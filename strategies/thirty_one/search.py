@@ -79,8 +79,9 @@ from simcards.games.thirty_one.redeal import redeal_with
 from simcards.games.thirty_one.rules import MAX_PLAYERS, TURN, VOTE
 from simcards.games.thirty_one.view import KEYS, N, OVER, ROUNDS, UNFINISHED, View
 from simcards.params import default_row, slot
-from simcards.search import (AT_EVAL, END, HOOK_NJIT_OPTIONS, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS,
-                             legal_candidates, make_search, policy_default, result_share)
+from simcards.search import (AT_EVAL, END, HOOK_NJIT_OPTIONS, NO_RACE, PREPARE_NJIT_OPTIONS,
+                             ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates, make_search,
+                             policy_default, result_buffers, result_share)
 
 from ._kit import V
 from . import suit_chaser as _suit_chaser
@@ -220,7 +221,7 @@ def _redeal(s, seat, w, drng, args):
     redeal_with(s, seat, w, drng, args[2], args[3], REDEAL_TRIES)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**PREPARE_NJIT_OPTIONS)
 def _prepare(s, seat, kind, args):
     """The decision's evaluation and buffers: eval 1 plays whole games above MODEL_KEYS_CAP
     keys in all (the model's size); round rollouts stop at the end of the round under way."""
@@ -231,10 +232,9 @@ def _prepare(s, seat, kind, args):
             left += s[KEYS + q]
         if left > MODEL_KEYS_CAP:
             ev = 0
-    seat_out = np.zeros((MAX_PLAYERS, 6), np.int64)
-    game_out = np.zeros(10, np.int64)
+    owners, seat_out, game_out = result_buffers(MAX_PLAYERS, 6, 10)
     memo = Dict.empty(key_type=types.int64, value_type=types.float64)
-    return (ev, rollout, s[ROUNDS]), (seat_out, game_out, memo)
+    return (ev, rollout, s[ROUNDS]), (seat_out, game_out, memo), owners
 
 
 @njit(**ROLLOUT_HOOK_NJIT_OPTIONS)

@@ -65,8 +65,8 @@ from simcards.games.vzhukh.rules import ATTACK_DECISION, ROUNDS
 from simcards.games.vzhukh.view import (N, OVER, PENALTY, PHASE, ROUND, UNFINISHED, View,
                                         legal_move, n_legal)
 from simcards.params import slot
-from simcards.search import (AT_EVAL, NO_RACE, ROLLOUT_HOOK_NJIT_OPTIONS, legal_candidates,
-                             make_search, plain_redeal, policy_default)
+from simcards.search import (AT_EVAL, NO_RACE, PREPARE_NJIT_OPTIONS, ROLLOUT_HOOK_NJIT_OPTIONS,
+                             legal_candidates, make_search, plain_redeal, policy_default)
 from . import cheap_beat as _cheap_beat
 from .cheap_beat import defend as cheap_beat_defend
 from .low_attack import defend as low_attack_defend
@@ -160,12 +160,12 @@ _n_candidates, _candidate = legal_candidates(View, n_legal, legal_move)
 _redeal = plain_redeal(redeal)
 
 
-@njit(**NJIT_OPTIONS)
+@njit(**PREPARE_NJIT_OPTIONS)
 def _prepare(s, seat, kind, args):
     """Round rollouts (eval 1) stop at the end of the round under way; the penalty model reads
-    ``round_sd``."""
+    ``round_sd``; no buffers."""
     ev, rollout, round_sd = args
-    return (ev, rollout, s[ROUND]), (round_sd,)
+    return (ev, rollout, s[ROUND]), (round_sd,), None
 
 
 @njit(**ROLLOUT_HOOK_NJIT_OPTIONS)
